@@ -1,0 +1,176 @@
+"""Builders for Erlang abstract forms, as Python terms ready for the wire.
+
+Why builders: the code generator composes forms from small functions named
+after the abstract format (`call`, `op`, `match`, ...), so generated code reads
+like the Erlang it stands for, and the terms go to the node unchanged for
+`compile:forms`.  `Anno` is a line number (the node reports positions in the
+Beamtalk source by line).
+"""
+
+from __future__ import annotations
+
+from beamtalk_ws.dist.terms import Atom
+
+A = Atom
+
+
+def atom(name: str, line: int = 1) -> tuple:
+    return (A("atom"), line, A(name))
+
+
+def integer(value: int, line: int = 1) -> tuple:
+    return (A("integer"), line, value)
+
+
+def float_(value: float, line: int = 1) -> tuple:
+    return (A("float"), line, value)
+
+
+def var(name: str, line: int = 1) -> tuple:
+    return (A("var"), line, A(name))
+
+
+def nil(line: int = 1) -> tuple:
+    return (A("nil"), line)
+
+
+def cons(head, tail, line: int = 1) -> tuple:
+    return (A("cons"), line, head, tail)
+
+
+def list_(elements, tail=None, line: int = 1) -> tuple:
+    result = tail if tail is not None else nil(line)
+    for e in reversed(list(elements)):
+        result = cons(e, result, line)
+    return result
+
+
+def tuple_(elements, line: int = 1) -> tuple:
+    return (A("tuple"), line, list(elements))
+
+
+def binary_string(text: str, line: int = 1) -> tuple:
+    """A UTF-8 binary literal, `<<"text"/utf8>>`."""
+    if not text:
+        return (A("bin"), line, [])
+    chars = [ord(c) for c in text]
+    elem = (A("bin_element"), line, (A("string"), line, chars), A("default"), [A("utf8")])
+    return (A("bin"), line, [elem])
+
+
+def map_(pairs, line: int = 1) -> tuple:
+    return (A("map"), line, [(A("map_field_assoc"), line, k, v) for k, v in pairs])
+
+
+def map_update(base, pairs, line: int = 1) -> tuple:
+    return (A("map"), line, base, [(A("map_field_assoc"), line, k, v) for k, v in pairs])
+
+
+def op(operator: str, left, right=None, line: int = 1) -> tuple:
+    if right is None:
+        return (A("op"), line, A(operator), left)
+    return (A("op"), line, A(operator), left, right)
+
+
+def call(module: str, function: str, args, line: int = 1) -> tuple:
+    return (A("call"), line, (A("remote"), line, atom(module, line), atom(function, line)), list(args))
+
+
+def call_dynamic(module_form, function_form, args, line: int = 1) -> tuple:
+    return (A("call"), line, (A("remote"), line, module_form, function_form), list(args))
+
+
+def local_call(function: str, args, line: int = 1) -> tuple:
+    return (A("call"), line, atom(function, line), list(args))
+
+
+def match(pattern, value, line: int = 1) -> tuple:
+    return (A("match"), line, pattern, value)
+
+
+def clause(patterns, guards, body, line: int = 1) -> tuple:
+    return (A("clause"), line, list(patterns), list(guards), list(body))
+
+
+def case(expr, clauses, line: int = 1) -> tuple:
+    return (A("case"), line, expr, list(clauses))
+
+
+def fun(clauses, line: int = 1) -> tuple:
+    return (A("fun"), line, (A("clauses"), list(clauses)))
+
+
+def block(body, line: int = 1) -> tuple:
+    return (A("block"), line, list(body))
+
+
+def attribute(name: str, value, line: int = 1) -> tuple:
+    return (A("attribute"), line, A(name), value)
+
+
+def function(name: str, clauses, line: int = 1) -> tuple:
+    arity = len(clauses[0][2])
+    return (A("function"), line, A(name), arity, list(clauses))
+
+
+def eof(line: int = 1) -> tuple:
+    return (A("eof"), line)
+
+
+# ---------------------------------------------------------------------------
+# Printing terms as Erlang text (for `--emit forms` and snapshot tests)
+
+def format_term(term) -> str:
+    """Erlang term syntax for a forms term (iterative: forms nest deeply)."""
+    out: list[str] = []
+    stack: list = [term]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, _Punct):
+            out.append(t)
+        elif isinstance(t, str) and not isinstance(t, Atom):
+            out.append('<<"' + t.replace("\\", "\\\\").replace('"', '\\"') + '"/utf8>>')
+        elif isinstance(t, Atom):
+            out.append(_atom_text(t))
+        elif isinstance(t, bool):
+            out.append("true" if t else "false")
+        elif isinstance(t, int):
+            out.append(str(t))
+        elif isinstance(t, float):
+            out.append(repr(t))
+        elif isinstance(t, (bytes, bytearray)):
+            out.append("<<" + ",".join(str(b) for b in t) + ">>")
+        elif isinstance(t, tuple):
+            _push_seq(stack, t, "{", "}")
+        elif isinstance(t, list):
+            if t and all(isinstance(x, int) and not isinstance(x, bool) and 32 <= x < 127 for x in t):
+                s = "".join(chr(x) for x in t).replace("\\", "\\\\").replace('"', '\\"')
+                out.append(f'"{s}"')
+            else:
+                _push_seq(stack, t, "[", "]")
+        else:
+            out.append(repr(t))
+    return "".join(out)
+
+
+class _Punct(str):
+    """Punctuation pushed on the printer's stack, told apart from term strings."""
+
+
+def _push_seq(stack: list, items, open_: str, close: str) -> None:
+    stack.append(_Punct(close))
+    for i, item in enumerate(reversed(items)):
+        stack.append(item)
+        if i != len(items) - 1:
+            stack.append(_Punct(","))
+    stack.append(_Punct(open_))
+
+
+def _atom_text(a: str) -> str:
+    if a and a[0].islower() and all(c.isalnum() or c in "_@" for c in a):
+        return a
+    return "'" + a.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def format_forms(forms) -> str:
+    return "\n".join(format_term(f) + "." for f in forms)

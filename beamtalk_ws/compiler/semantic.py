@@ -1,0 +1,79 @@
+"""Scope and semantic checks on REPL input, before any code is generated.
+
+Why a pass of its own: every error it finds is reported together, with the
+span of the offending name, and nothing reaches the node when one is found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, is_dataclass
+
+from beamtalk_ws.syntax import ast
+from beamtalk_ws.syntax.diagnostics import Diagnostic
+
+PREDEFINED = frozenset({"true", "false", "nil"})
+
+
+def children(node):
+    """Sub-nodes of an AST node, in source order (dataclass fields)."""
+    for f in fields(node):
+        if f.name == "span":
+            continue
+        value = getattr(node, f.name)
+        if isinstance(value, tuple):
+            for v in value:
+                if is_dataclass(v):
+                    yield v
+        elif is_dataclass(value):
+            yield value
+
+
+class ScopeCheck:
+    """Undefined variables, `self`/`super` outside methods (REPL top level)."""
+
+    def __init__(self, bound: frozenset[str]):
+        self.defined = set(bound) | PREDEFINED
+        self.diagnostics: list[Diagnostic] = []
+
+    def run(self, statements) -> list[Diagnostic]:
+        for s in statements:
+            self.visit(s)
+        return self.diagnostics
+
+    def error(self, message: str, node) -> None:
+        self.diagnostics.append(Diagnostic(message, node.span))
+
+    def visit(self, node) -> None:
+        method = getattr(self, "visit_" + type(node).__name__, None)
+        if method is not None:
+            method(node)
+        else:
+            for child in children(node):
+                self.visit(child)
+
+    def visit_Variable(self, node) -> None:
+        if node.name == "self":
+            self.error("self can only be used inside a method body", node)
+        elif node.name not in self.defined:
+            self.error(f"Undefined variable: {node.name}", node)
+
+    def visit_Super(self, node) -> None:
+        self.error("super can only be used inside a method body", node)
+
+    def visit_Assignment(self, node) -> None:
+        self.visit(node.value)
+        target = node.target
+        if isinstance(target, ast.Variable):
+            if target.name in ("self", "true", "false", "nil"):
+                self.error(f"Cannot assign to {target.name}", target)
+            self.defined.add(target.name)
+        else:
+            self.visit(target)
+
+    def visit_Block(self, node) -> None:
+        outer = set(self.defined)
+        self.defined |= set(node.parameters)
+        for s in node.body:
+            self.visit(s)
+        # Names first assigned inside a block are local to it.
+        self.defined = outer | (self.defined & outer)

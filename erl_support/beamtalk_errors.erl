@@ -1,0 +1,82 @@
+%% @doc Turning BEAM errors into Beamtalk exception values and into the text
+%% the REPL prints (DESIGN D9, spec/semantics.md section 5).
+%%
+%% Why: a user never sees an Erlang stack dump; every failure becomes an
+%% exception object of the spec's hierarchy (bound to `_error`) and an
+%% `ERROR: #Class` block with the fields that are present.
+-module(beamtalk_errors).
+-export([wrap/3, format/1, exception_class/1]).
+
+-define(CLASS_KEY, '$beamtalk_class').
+
+%% @doc Wrap a caught Class:Reason into a Beamtalk exception object.
+-spec wrap(error | exit | throw, term(), list()) -> map().
+wrap(error, #{?CLASS_KEY := _, error := _} = Ex, _Stack) ->
+    Ex;
+wrap(error, {beamtalk_error, Kind, Class, Selector, Message, Hint, Details}, _Stack) ->
+    exception(Kind, Class, Selector, Message, Hint, Details);
+wrap(error, undef, [{M, F, Args, _} | _]) ->
+    Arity = if is_list(Args) -> length(Args); true -> Args end,
+    Msg = iolist_to_binary(io_lib:format("Undefined function: ~ts:~ts/~b", [M, F, Arity])),
+    exception(runtime_error, undefined, undefined, Msg, nil, #{});
+wrap(error, Reason, _Stack) ->
+    exception(runtime_error, undefined, undefined, term_text(Reason), nil, #{});
+wrap(exit, Reason, _Stack) ->
+    exception(erlang_exit, undefined, undefined, term_text(Reason), nil, #{reason => Reason});
+wrap(throw, Reason, _Stack) ->
+    exception(erlang_throw, undefined, undefined, term_text(Reason), nil, #{reason => Reason}).
+
+exception(Kind, Class, Selector, Message, Hint, Details) ->
+    Record = #{kind => Kind, class => Class, selector => Selector,
+               message => Message, hint => Hint, details => Details},
+    #{?CLASS_KEY => exception_class(Record), error => Record}.
+
+%% @doc The exception class named by an error record (spec table, section 5.1).
+exception_class(#{class := Class}) when Class =/= undefined, Class =/= nil,
+                                        is_atom(Class), Class =/= 'Object' ->
+    case is_exception_class(Class) of
+        true -> Class;
+        false -> exception_class_of_kind_only(Class)
+    end;
+exception_class(#{kind := Kind}) ->
+    kind_class(Kind).
+
+exception_class_of_kind_only(_) -> 'RuntimeError'.
+
+is_exception_class(Name) ->
+    lists:member(Name, ['Exception', 'Error', 'RuntimeError', 'TypeError',
+                        'InstantiationError', 'BEAMError', 'ExitError', 'ThrowError']).
+
+kind_class(K) when K =:= does_not_understand; K =:= arity_mismatch;
+                   K =:= immutable_value; K =:= runtime_error;
+                   K =:= index_out_of_bounds; K =:= class_not_found;
+                   K =:= no_superclass; K =:= class_already_exists;
+                   K =:= dispatch_error; K =:= callback_failed;
+                   K =:= actor_dead; K =:= future_not_awaited;
+                   K =:= internal_error -> 'RuntimeError';
+kind_class(type_error) -> 'TypeError';
+kind_class(instantiation_error) -> 'InstantiationError';
+kind_class(erlang_exit) -> 'ExitError';
+kind_class(erlang_throw) -> 'ThrowError';
+kind_class(_) -> 'Error'.
+
+%% @doc The REPL's error block: `ERROR: #Class` then indented fields that
+%% are present, in the order Message, Module, Function, Reason, Hint.
+-spec format(map()) -> binary().
+format(#{?CLASS_KEY := ExClass, error := Rec}) ->
+    Details = maps:get(details, Rec, #{}),
+    Fields = [{<<"Message">>, maps:get(message, Rec, nil)},
+              {<<"Module">>, maps:get(module, Details, nil)},
+              {<<"Function">>, maps:get(function, Details, nil)},
+              {<<"Reason">>, maps:get(reason_text, Details, nil)},
+              {<<"Hint">>, maps:get(hint, Rec, nil)}],
+    Lines = [["\n  ", Name, ": ", field_text(V)] || {Name, V} <- Fields,
+                                                    V =/= nil, V =/= undefined],
+    iolist_to_binary(["ERROR: #", atom_to_binary(ExClass, utf8) | Lines]).
+
+field_text(V) when is_binary(V) -> V;
+field_text(V) when is_atom(V) -> atom_to_binary(V, utf8);
+field_text(V) -> beamtalk_print:print_string(V).
+
+term_text(T) ->
+    iolist_to_binary(io_lib:format("~tp", [T])).
