@@ -1,0 +1,50 @@
+"""The Beamtalk compiler: source text to Erlang abstract forms.
+
+A sequence of passes, each a function from the previous stage's result, each
+dumpable with `--emit <stage>` (LFE-style):
+
+    parse     text  -> AST               (beamtalk_ws.syntax)
+    check     AST   -> AST               scope and semantic diagnostics
+    forms     AST   -> abstract forms    code generation
+
+Nothing reaches the node unless every pass succeeded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from beamtalk_ws.syntax import ast, parse
+
+from .codegen import compile_repl_statements
+from .errors import CompileError
+from .semantic import ScopeCheck
+
+STAGES = ("ast", "forms")
+
+
+@dataclass
+class CompiledInput:
+    forms: list
+    unique: bool          # True when the input makes funs: it needs a module of its own
+    module: ast.Module
+
+
+def compile_input(source: str, bound=frozenset(), filename: str = "<input>") -> CompiledInput:
+    """Compile one REPL input against the names bound in the session.
+
+    Raises `SyntaxErrors` or `CompileError`, both with located diagnostics.
+    """
+    module = parse(source, filename)
+    statements = list(module.items)
+    diagnostics = ScopeCheck(frozenset(bound)).run(statements)
+    if diagnostics:
+        raise CompileError(diagnostics, source, filename)
+    try:
+        forms, unique = compile_repl_statements(statements, frozenset(bound))
+    except CompileError as e:
+        raise CompileError(e.diagnostics, source, filename) from None
+    return CompiledInput(forms, unique, module)
+
+
+__all__ = ["CompileError", "CompiledInput", "compile_input", "STAGES"]

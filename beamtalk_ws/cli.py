@@ -1,0 +1,204 @@
+"""The `beamtalk` command line.
+
+Each subcommand is a small function; errors a user can cause are printed as
+one clear message (exit status 1), never as a Python traceback.  Set
+BEAMTALK_DEBUG=1 to see tracebacks of internal errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import time
+
+from beamtalk_ws import __version__
+from beamtalk_ws.workspace import launcher, paths
+from beamtalk_ws.workspace.errors import WorkspaceError
+
+
+def _add_workspace_opts(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workspace", metavar="NAME", help="use the named workspace instead of the project's")
+    p.add_argument("--timeout", type=int, metavar="SECS",
+                   help="idle timeout of a workspace started now (default 14400)")
+    p.add_argument("--persistent", action="store_true", help="a workspace started now never idles out")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="beamtalk", description="Beamtalk live workspace")
+    parser.add_argument("--version", action="version", version=f"beamtalk {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    repl = sub.add_parser("repl", help="interactive REPL attached to the project's workspace")
+    _add_workspace_opts(repl)
+    repl.add_argument("--session", default="default", metavar="NAME", help="session to resume (default: default)")
+    repl.add_argument("--json", action="store_true", help="JSON lines protocol on stdin/stdout")
+    repl.add_argument("--ephemeral", action="store_true", help="stop the workspace when the REPL exits")
+    repl.add_argument("--no-start", action="store_true", help="attach only; do not start a workspace")
+
+    ws = sub.add_parser("workspace", help="manage workspaces")
+    wsub = ws.add_subparsers(dest="ws_command", metavar="ACTION")
+    for name, text in (("start", "start a workspace node"), ("status", "show a workspace"),
+                       ("stop", "stop a workspace node")):
+        p = wsub.add_parser(name, help=text)
+        p.add_argument("name", nargs="?", help="workspace name or id (default: this project's)")
+        if name == "start":
+            p.add_argument("--timeout", type=int, metavar="SECS", help="idle timeout (default 14400)")
+            p.add_argument("--persistent", action="store_true", help="never idle out")
+        if name == "stop":
+            p.add_argument("--force", action="store_true", help="kill the node if it does not answer")
+    wsub.add_parser("list", help="list workspaces")
+
+    check = sub.add_parser("check", help="check .bt files for errors", add_help=False)
+    check.add_argument("rest", nargs=argparse.REMAINDER)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "check":
+        from beamtalk_ws.syntax.check import check_main
+        return check_main(argv[1:])
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "repl":
+            return asyncio.run(cmd_repl(args))
+        if args.command == "workspace":
+            return cmd_workspace(args, parser)
+        parser.print_help()
+        return 2
+    except WorkspaceError as e:
+        print(f"beamtalk: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # noqa: BLE001 - last line of defence against tracebacks
+        if os.environ.get("BEAMTALK_DEBUG"):
+            raise
+        print(f"beamtalk: internal error: {type(e).__name__}: {e} (set BEAMTALK_DEBUG=1 for details)",
+              file=sys.stderr)
+        return 1
+
+
+# ---------------------------------------------------------------------------
+# repl
+
+async def cmd_repl(args) -> int:
+    from beamtalk_ws.repl.attach import idle_timeout_from, open_client
+    from beamtalk_ws.repl.core import Repl
+
+    ws = paths.resolve(args.workspace)
+    interactive = sys.stdin.isatty() and not args.json
+    start = "never" if args.no_start else ("ask" if interactive else "auto")
+    client = await open_client(ws, args.session, start=start, idle_timeout=idle_timeout_from(args),
+                               ask=_ask_yes if interactive else None)
+    repl = Repl(client)
+    try:
+        if args.json:
+            from beamtalk_ws.repl.json_mode import JsonRepl
+            return await JsonRepl(repl).run()
+        from beamtalk_ws.repl import plain
+        if interactive:
+            print(f"Beamtalk v{__version__} — workspace '{ws.id}' on {ws.node_name}, session '{args.session}'")
+            print("Type :help for available commands, :exit to quit.")
+        return await plain.run(repl, interactive, history_path=ws.history if interactive else None)
+    finally:
+        if args.ephemeral:
+            try:
+                await client.stop_workspace()
+            except WorkspaceError:
+                pass
+        await client.close()
+
+
+def _ask_yes(question: str) -> bool:
+    try:
+        answer = input(question).strip().lower()
+    except EOFError:
+        return False
+    return answer in ("", "y", "yes")
+
+
+# ---------------------------------------------------------------------------
+# workspace
+
+def cmd_workspace(args, parser) -> int:
+    action = args.ws_command
+    if action == "list":
+        rows = paths.all_workspaces()
+        if not rows:
+            print("No workspaces.")
+            return 0
+        for ws in rows:
+            info = launcher.running_info(ws)
+            state = f"running  {info.node}" if info else "stopped"
+            print(f"{ws.id:<14} {state}")
+        return 0
+    if action is None:
+        parser.parse_args(["workspace", "--help"])
+        return 2
+    ws = _named(args.name)
+    if action == "start":
+        idle = None if args.persistent else (args.timeout if args.timeout is not None else launcher.DEFAULT_IDLE_TIMEOUT)
+        info, started = launcher.start(ws, idle_timeout=idle)
+        print(("Started" if started else "Already running:") + f" workspace '{ws.id}' on {info.node} (OS pid {info.os_pid})")
+        return 0
+    if action == "status":
+        return asyncio.run(_status(ws))
+    if action == "stop":
+        return asyncio.run(_stop(ws, args.force))
+    return 2
+
+
+def _named(name: str | None) -> paths.WorkspacePaths:
+    return paths.resolve(name)
+
+
+async def _status(ws) -> int:
+    from beamtalk_ws.workspace.client import WorkspaceClient
+
+    info = launcher.running_info(ws)
+    print(f"Workspace: {ws.id}")
+    print(f"Directory: {ws.dir}")
+    if info is None:
+        print("Status:    stopped")
+        return 3
+    client = await WorkspaceClient.connect(ws, session="default")
+    try:
+        details = await client.workspace_info()
+    finally:
+        await client.close()
+    uptime = int(details.get("uptime_ms", 0)) // 1000
+    sessions = ", ".join(s.decode() if isinstance(s, bytes) else str(s) for s in details.get("sessions", []))
+    print("Status:    running")
+    print(f"Node:      {info.node}")
+    print(f"OS pid:    {info.os_pid}")
+    print(f"Uptime:    {uptime // 3600}h {uptime % 3600 // 60}m {uptime % 60}s")
+    print(f"Sessions:  {sessions or '-'}")
+    return 0
+
+
+async def _stop(ws, force: bool) -> int:
+    from beamtalk_ws.workspace.client import WorkspaceClient
+
+    if launcher.running_info(ws) is None:
+        print(f"Workspace '{ws.id}' is not running.")
+        return 0
+    try:
+        client = await WorkspaceClient.connect(ws, session="default", timeout=3.0)
+        await client.stop_workspace()
+        await client.close()
+    except WorkspaceError as e:
+        if not force:
+            raise WorkspaceError(f"{e} Use `beamtalk workspace stop --force` to kill the node.") from None
+        launcher.kill(ws)
+    if not launcher.wait_stopped(ws, timeout=10.0):
+        launcher.kill(ws)
+    print(f"Stopped workspace '{ws.id}'.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""Reaching a session: find the workspace, start it if needed, connect.
+
+A dead or unreachable workspace is reported in words a user can act on, and
+starting one is offered (asked interactively, done automatically for tools).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from typing import Callable
+
+from beamtalk_ws.workspace import launcher
+from beamtalk_ws.workspace.client import WorkspaceClient
+from beamtalk_ws.workspace.errors import WorkspaceError, WorkspaceNotRunning
+from beamtalk_ws.workspace.paths import WorkspacePaths
+
+
+def idle_timeout_from(args) -> int | None:
+    if getattr(args, "persistent", False):
+        return None
+    if getattr(args, "timeout", None) is not None:
+        return int(args.timeout)
+    env = os.environ.get("BEAMTALK_WORKSPACE_TIMEOUT")
+    if env and env.isdigit():
+        return int(env)
+    return launcher.DEFAULT_IDLE_TIMEOUT
+
+
+async def open_client(
+    ws: WorkspacePaths,
+    session: str,
+    *,
+    start: str = "auto",                 # auto | ask | never
+    idle_timeout: int | None = launcher.DEFAULT_IDLE_TIMEOUT,
+    say: Callable[[str], None] = lambda s: print(s, file=sys.stderr),
+    ask: Callable[[str], bool] | None = None,
+) -> WorkspaceClient:
+    info = launcher.running_info(ws)
+    if info is None:
+        previous = launcher.read_node_info(ws)
+        if previous is not None:
+            say(f"Workspace '{ws.id}' is not running: its node {previous.node} "
+                f"(OS pid {previous.os_pid}) has exited.")
+        if start == "never":
+            raise WorkspaceNotRunning(
+                f"Workspace '{ws.id}' is not running. Start it with `beamtalk workspace start"
+                + (f" {ws.id}`." if ws.project is None else "`.")
+            )
+        if start == "ask" and previous is not None and ask is not None:
+            if not ask("Start a new workspace node? [Y/n] "):
+                raise WorkspaceNotRunning(f"Workspace '{ws.id}' is not running.")
+        say(f"Starting workspace '{ws.id}' ({ws.node_name})...")
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, lambda: launcher.start(ws, idle_timeout=idle_timeout))
+    try:
+        return await WorkspaceClient.connect(ws, session)
+    except WorkspaceNotRunning as e:
+        raise WorkspaceError(
+            f"Workspace '{ws.id}' is unreachable: {e} If its node is hung, stop it with "
+            f"`beamtalk workspace stop {ws.id}` and start the REPL again."
+        ) from None

@@ -1,0 +1,102 @@
+"""`beamtalk repl --json`: one JSON object per line each way (DESIGN §3).
+
+Requests run in order, one at a time, because each input is compiled against
+the bindings the previous one left; only `interrupt` overtakes (it must reach
+a running `eval`).  For each request every `output` line is written before
+its one final reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+
+from beamtalk_ws.workspace.errors import WorkspaceError
+
+from .core import Repl
+
+
+class JsonRepl:
+    def __init__(self, repl: Repl, out=None):
+        self.repl = repl
+        self.out = out or sys.stdout
+
+    def emit(self, obj: dict) -> None:
+        self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        self.out.flush()
+
+    async def handle(self, line: str) -> None:
+        try:
+            req = json.loads(line)
+        except json.JSONDecodeError as e:
+            self.emit({"id": None, "error": f"Invalid JSON request: {e.msg} at column {e.colno}"})
+            return
+        if not isinstance(req, dict):
+            self.emit({"id": None, "error": "Invalid request: expected a JSON object"})
+            return
+        rid = req.get("id")
+        try:
+            reply = await self.dispatch(req, rid)
+        except WorkspaceError as e:
+            reply = {"error": str(e)}
+        self.emit({"id": rid, **reply})
+
+    async def dispatch(self, req: dict, rid) -> dict:
+        op = req.get("op")
+        if op == "eval":
+            code = req.get("code")
+            if not isinstance(code, str):
+                return {"error": "eval needs a \"code\" string"}
+            outcome = await self.repl.evaluate(code, on_output=lambda t: self.emit({"id": rid, "output": t}))
+            return {"value": outcome.text} if outcome.ok else {"error": outcome.text}
+        if op == "interrupt":
+            await self.repl.client.interrupt()
+            return {"value": "ok"}
+        if op == "bindings":
+            pairs = await self.repl.client.bindings()
+            return {"bindings": dict(pairs)}
+        if op in ("load", "reload", "complete"):
+            return {"error": f"The {op} operation is not available yet in this version."}
+        return {"error": f"Unknown operation: {op}"}
+
+    async def run(self) -> int:
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=64 * 1024 * 1024)
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+        queue: asyncio.Queue = asyncio.Queue()
+        worker = asyncio.ensure_future(self._work(queue))
+        urgent: set[asyncio.Task] = set()
+        while True:
+            line = await reader.readline()
+            if not line:
+                break
+            text = line.decode("utf-8", errors="replace").strip()
+            if not text:
+                continue
+            if '"interrupt"' in text and _op(text) == "interrupt":
+                t = asyncio.ensure_future(self.handle(text))
+                urgent.add(t)
+                t.add_done_callback(urgent.discard)
+            else:
+                queue.put_nowait(text)
+        queue.put_nowait(None)
+        await worker
+        if urgent:
+            await asyncio.gather(*urgent, return_exceptions=True)
+        return 0
+
+    async def _work(self, queue: asyncio.Queue) -> None:
+        while True:
+            text = await queue.get()
+            if text is None:
+                return
+            await self.handle(text)
+
+
+def _op(text: str):
+    try:
+        req = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    return req.get("op") if isinstance(req, dict) else None

@@ -1,0 +1,100 @@
+"""The line-based REPL: prompt, multi-line input by completeness, print.
+
+Interactive terminals get a prompt_toolkit prompt (history, Ctrl-C cancels the
+line, Ctrl-D leaves); piped input is read line by line.  While an evaluation
+runs, Ctrl-C interrupts it on the node and the session's bindings stay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+
+from beamtalk_ws.syntax import completeness
+from beamtalk_ws.workspace.errors import WorkspaceError
+
+from .core import Repl
+
+PROMPT = "> "
+CONTINUATION = "..> "
+
+
+class LineReader:
+    """Reads one line at a time from a terminal (prompt_toolkit) or a pipe."""
+
+    def __init__(self, interactive: bool, history_path=None):
+        self.interactive = interactive
+        self.session = None
+        if interactive:
+            from prompt_toolkit import PromptSession
+            from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+            history = FileHistory(str(history_path)) if history_path else InMemoryHistory()
+            self.session = PromptSession(history=history)
+
+    async def read(self, prompt: str) -> str:
+        """A line without its newline; EOFError at end of input, KeyboardInterrupt on Ctrl-C."""
+        if self.session is not None:
+            return await self.session.prompt_async(prompt)
+        loop = asyncio.get_running_loop()
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            raise EOFError
+        return line.rstrip("\n")
+
+
+async def read_input(reader: LineReader) -> str | None:
+    """Accumulate lines until the input is complete; None at end of input."""
+    lines: list[str] = []
+    while True:
+        try:
+            line = await reader.read(CONTINUATION if lines else PROMPT)
+        except EOFError:
+            if lines:
+                return "\n".join(lines)
+            return None
+        except KeyboardInterrupt:
+            if lines:
+                print("Cancelled")
+            lines = []
+            continue
+        if not lines and not line.strip():
+            continue
+        lines.append(line)
+        text = "\n".join(lines)
+        if text.lstrip().startswith(":") or completeness(text) != "incomplete":
+            return text
+
+
+def write(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+async def run(repl: Repl, interactive: bool, history_path=None) -> int:
+    reader = LineReader(interactive, history_path)
+    loop = asyncio.get_running_loop()
+    while True:
+        code = await read_input(reader)
+        if code is None:
+            if interactive:
+                print("Goodbye!")
+            return 0
+        task = asyncio.ensure_future(repl.evaluate(code, on_output=write))
+
+        def on_sigint() -> None:
+            asyncio.ensure_future(repl.client.interrupt())
+
+        loop.add_signal_handler(signal.SIGINT, on_sigint)
+        try:
+            outcome = await task
+        except WorkspaceError as e:
+            print(f"Error: {e}")
+            return 1
+        finally:
+            loop.remove_signal_handler(signal.SIGINT)
+        if outcome.text:
+            print(outcome.text)
+        if outcome.quit:
+            return 0

@@ -1,0 +1,166 @@
+"""A Python-side client of one workspace session.
+
+It speaks to the workspace server (DESIGN D3) over the Erlang distribution:
+gen_server calls for the simple requests, and for `eval` a call whose output
+messages are streamed to a callback before the final reply arrives.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Awaitable, Callable
+
+from beamtalk_ws.dist import errors as dist_errors
+from beamtalk_ws.dist.node import Node
+from beamtalk_ws.dist.terms import Atom
+
+from . import cookie
+from .errors import WorkspaceError, WorkspaceNotRunning
+from .paths import WorkspacePaths
+
+SERVER = Atom("beamtalk_workspace")
+OUTPUT = Atom("beamtalk_output")
+DOWN = Atom("DOWN")
+NONE = Atom("none")
+
+OutputCallback = Callable[[str], None]
+
+
+async def _maybe(value):
+    if inspect.isawaitable(value):
+        return await value
+    return value
+
+
+def _text(b) -> str:
+    if isinstance(b, (bytes, bytearray)):
+        return bytes(b).decode("utf-8", errors="replace")
+    return str(b)
+
+
+@dataclass
+class EvalReply:
+    """The outcome of one evaluation on the node."""
+
+    ok: bool
+    text: str                      # printString of the value, or the error text
+    kind: str = "ok"               # ok | runtime | interrupted | timeout | undefined_variable | internal
+    bindings: list[str] = field(default_factory=list)
+
+
+class WorkspaceClient:
+    def __init__(self, node: Node, ws: WorkspacePaths, session: str, info: dict):
+        self.node = node
+        self.ws = ws
+        self.session = session
+        self.info = info
+        self.mailbox = node.mailbox()
+        self.background: OutputCallback | None = None
+
+    @classmethod
+    async def connect(cls, ws: WorkspacePaths, session: str = "default", timeout: float = 5.0) -> "WorkspaceClient":
+        secret = cookie.read(ws.cookie_file)
+        try:
+            node = await Node.connect(ws.node_name, secret, timeout=timeout)
+        except (dist_errors.EpmdUnreachable, dist_errors.NodeNotRegistered) as e:
+            raise WorkspaceNotRunning(f"Workspace '{ws.id}' is not running ({e}).") from None
+        except dist_errors.DistError as e:
+            raise WorkspaceError(f"Cannot connect to workspace '{ws.id}': {e}") from None
+        self = cls(node, ws, session, {})
+        reply = await self.call((Atom("attach"), self.mailbox.pid, session.encode()), timeout=timeout)
+        if not (isinstance(reply, tuple) and reply[0] == Atom("ok")):
+            raise WorkspaceError(f"Workspace '{ws.id}' refused the connection: {reply!r}")
+        self.info = {str(k): v for k, v in reply[1].items()}
+        return self
+
+    @property
+    def bound_names(self) -> list[str]:
+        return [str(n) for n in self.info.get("bindings", [])]
+
+    async def call(self, request, timeout: float = 10.0):
+        try:
+            return await self.node.call(SERVER, request, timeout=timeout)
+        except dist_errors.ProcessDown:
+            raise WorkspaceError(f"The workspace server on {self.ws.node_name} is not running.") from None
+        except dist_errors.ConnectionLost:
+            raise WorkspaceNotRunning(f"Lost the connection to workspace '{self.ws.id}'.") from None
+
+    async def eval(self, forms, *, unique: bool = False, timeout_ms: int | None = None,
+                   on_output: OutputCallback | None = None) -> EvalReply:
+        """Evaluate compiled forms in this session; output goes to `on_output` first."""
+        req = {Atom("forms"): forms, Atom("module"): Atom("unique" if unique else "scratch")}
+        if timeout_ms is not None:
+            req[Atom("timeout")] = int(timeout_ms)
+        mbox = self.mailbox
+        mref = await _maybe(mbox.monitor(SERVER))
+        try:
+            await _maybe(mbox.send(SERVER, (Atom("$gen_call"), (mbox.pid, mref),
+                                            (Atom("eval"), self.session.encode(), req))))
+
+            def mine(m) -> bool:
+                if not isinstance(m, tuple) or not m:
+                    return False
+                if m[0] == mref and len(m) == 2:
+                    return True
+                if len(m) == 3 and m[0] == OUTPUT:
+                    return True
+                return len(m) == 5 and m[0] == DOWN and m[1] == mref
+
+            while True:
+                try:
+                    msg = await mbox.receive(match=mine)
+                except dist_errors.ConnectionLost:
+                    raise WorkspaceNotRunning(f"Lost the connection to workspace '{self.ws.id}'.") from None
+                if msg[0] == OUTPUT:
+                    text = _text(msg[2])
+                    if msg[1] == mref and on_output is not None:
+                        on_output(text)
+                    elif self.background is not None:
+                        self.background(text)
+                    continue
+                if msg[0] == DOWN:
+                    raise WorkspaceError(f"The workspace server on {self.ws.node_name} stopped during evaluation.")
+                return self._eval_reply(msg[1])
+        finally:
+            try:
+                await _maybe(mbox.demonitor(mref))
+            except dist_errors.DistError:
+                pass
+
+    def _eval_reply(self, reply) -> EvalReply:
+        if reply[0] == Atom("ok"):
+            _, text, names = reply
+            self.info["bindings"] = names
+            return EvalReply(True, _text(text), "ok", [str(n) for n in names])
+        _, kind, text, names = reply
+        self.info["bindings"] = names
+        return EvalReply(False, _text(text), str(kind), [str(n) for n in names])
+
+    async def interrupt(self) -> bool:
+        reply = await self.call((Atom("interrupt"), self.session.encode()))
+        return reply == Atom("ok")
+
+    async def bindings(self) -> list[tuple[str, str]]:
+        reply = await self.call((Atom("bindings"), self.session.encode()))
+        pairs = [(str(k), _text(v)) for k, v in reply[1]]
+        self.info["bindings"] = [Atom(k) for k, _ in pairs]
+        return pairs
+
+    async def clear(self) -> None:
+        await self.call((Atom("clear"), self.session.encode()))
+        self.info["bindings"] = []
+
+    async def sessions(self) -> list[str]:
+        reply = await self.call(Atom("sessions"))
+        return [_text(s) for s in reply[1]]
+
+    async def workspace_info(self) -> dict:
+        reply = await self.call(Atom("info"))
+        return {str(k): v for k, v in reply[1].items()}
+
+    async def stop_workspace(self) -> None:
+        await self.call(Atom("stop"))
+
+    async def close(self) -> None:
+        await _maybe(self.node.close())

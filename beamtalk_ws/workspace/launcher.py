@@ -1,0 +1,174 @@
+"""Starting and stopping workspace nodes.
+
+The node runs detached (its own session, stdin closed, output to
+`node.log`), so closing or killing the REPL never touches it.  It listens for
+distribution on 127.0.0.1 only and the epmd it starts does too (DESIGN D4).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import cookie, erlbuild
+from .errors import WorkspaceError
+from .paths import WorkspacePaths
+
+DEFAULT_IDLE_TIMEOUT = 4 * 3600
+START_TIMEOUT = 30.0
+
+
+@dataclass(frozen=True)
+class NodeInfo:
+    node: str
+    os_pid: int
+    started: int
+
+
+def read_node_info(ws: WorkspacePaths) -> NodeInfo | None:
+    try:
+        data = json.loads(ws.node_info.read_text())
+        return NodeInfo(data["node"], int(data["os_pid"]), int(data["started"]))
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _pid_is_node(pid: int, node_name: str) -> bool:
+    """True if `pid` is alive and is the BEAM of this workspace (not a reused pid)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return True
+    return node_name.encode() in cmdline
+
+
+def running_info(ws: WorkspacePaths) -> NodeInfo | None:
+    """NodeInfo if this workspace's node is alive, else None."""
+    info = read_node_info(ws)
+    if info is None or not _pid_is_node(info.os_pid, ws.node_name):
+        return None
+    return info
+
+
+@contextlib.contextmanager
+def _start_lock(ws: WorkspacePaths):
+    ws.dir.mkdir(parents=True, exist_ok=True)
+    with open(ws.lock, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def node_argv(ws: WorkspacePaths, ebin: Path, idle_timeout: int | None) -> list[str]:
+    idle = "infinity" if not idle_timeout else str(int(idle_timeout))
+    return [
+        erlbuild.find_executable("erl"),
+        "-noinput",
+        "-sname", ws.node_name,
+        "-kernel", "inet_dist_use_interface", "{127,0,0,1}",
+        "-pa", str(ebin),
+        "-beamtalk_workspace", ws.id,
+        "-beamtalk_dir", str(ws.dir),
+        "-beamtalk_idle", idle,
+        "-s", "beamtalk_boot", "start",
+    ]
+
+
+def node_env(ws: WorkspacePaths) -> dict[str, str]:
+    env = dict(os.environ)
+    env["BEAMTALK_USER_HOME"] = env.get("HOME", str(Path.home()))
+    env["HOME"] = str(ws.cookie_home)
+    env["ERL_EPMD_ADDRESS"] = "127.0.0.1"
+    env["BEAMTALK_WORKSPACE"] = ws.id
+    return env
+
+
+def start(ws: WorkspacePaths, *, idle_timeout: int | None = DEFAULT_IDLE_TIMEOUT) -> tuple[NodeInfo, bool]:
+    """Start the workspace node unless it runs; answer (info, started_now)."""
+    with _start_lock(ws):
+        info = running_info(ws)
+        if info is not None:
+            return info, False
+        os.chmod(ws.dir, 0o700)
+        cookie.create(ws.cookie_file)
+        ebin = erlbuild.ensure_built()
+        with contextlib.suppress(FileNotFoundError):
+            ws.node_info.unlink()
+        if ws.project is not None and not ws.metadata.exists():
+            ws.metadata.write_text(json.dumps({"project": str(ws.project), "created": int(time.time())}) + "\n")
+        log = open(ws.log, "ab")
+        try:
+            proc = subprocess.Popen(
+                node_argv(ws, ebin, idle_timeout),
+                env=node_env(ws),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                close_fds=True,
+                cwd=str(ws.project or ws.dir),
+            )
+        finally:
+            log.close()
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            info = read_node_info(ws)
+            if info is not None:
+                return info, True
+            if proc.poll() is not None:
+                raise WorkspaceError(
+                    f"The workspace node exited during start-up (status {proc.returncode}).\n"
+                    + _log_tail(ws)
+                )
+            time.sleep(0.01)
+        proc.kill()
+        raise WorkspaceError(f"The workspace node did not start within {START_TIMEOUT:.0f} s.\n" + _log_tail(ws))
+
+
+def _log_tail(ws: WorkspacePaths, lines: int = 8) -> str:
+    try:
+        text = ws.log.read_text(errors="replace").strip().splitlines()[-lines:]
+    except OSError:
+        return ""
+    return "Last lines of " + str(ws.log) + ":\n  " + "\n  ".join(text)
+
+
+def kill(ws: WorkspacePaths, timeout: float = 5.0) -> bool:
+    """Stop the node by signal (used when it cannot be reached). True if it was running."""
+    info = running_info(ws)
+    if info is None:
+        return False
+    os.kill(info.os_pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and _pid_is_node(info.os_pid, ws.node_name):
+        time.sleep(0.05)
+    if _pid_is_node(info.os_pid, ws.node_name):
+        os.kill(info.os_pid, signal.SIGKILL)
+    return True
+
+
+def wait_stopped(ws: WorkspacePaths, timeout: float = 10.0) -> bool:
+    info = read_node_info(ws)
+    if info is None:
+        return True
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not _pid_is_node(info.os_pid, ws.node_name):
+            return True
+        time.sleep(0.05)
+    return False
