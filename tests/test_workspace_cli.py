@@ -1,0 +1,186 @@
+"""`beamtalk repl --json` and `beamtalk workspace` as separate processes
+against real nodes: persistence across clients, SIGKILL, lifecycle, security."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from conftest import beamtalk_cmd, run_beamtalk
+
+
+def json_session(workspace_name, requests, session="default", timeout=60):
+    lines = "".join(json.dumps(r) + "\n" for r in requests)
+    proc = run_beamtalk(["repl", "--json", "--workspace", workspace_name, "--session", session],
+                        input=lines, timeout=timeout)
+    assert proc.returncode == 0, proc.stderr
+    return [json.loads(l) for l in proc.stdout.splitlines() if l.strip()]
+
+
+@pytest.fixture
+def own_workspace(bt_home):
+    """A workspace of this test's own, stopped afterwards."""
+    from beamtalk_ws.workspace import launcher, paths
+
+    name = "w" + uuid.uuid4().hex[:8]
+    yield name
+    launcher.kill(paths.resolve(name))
+
+
+def test_two_clients_share_bindings(own_workspace):
+    first = json_session(own_workspace, [{"id": 1, "op": "eval", "code": "x := 3 + 4"},
+                                         {"id": 2, "op": "eval", "code": "x * 2"}])
+    assert first == [{"id": 1, "value": "7"}, {"id": 2, "value": "14"}]
+    second = json_session(own_workspace, [{"id": 1, "op": "eval", "code": "x"},
+                                          {"id": 2, "op": "bindings"}])
+    assert second == [{"id": 1, "value": "7"}, {"id": 2, "bindings": {"x": "7"}}]
+
+
+def test_json_protocol_shapes(own_workspace):
+    replies = json_session(own_workspace, [
+        {"id": "a", "op": "eval", "code": 'Erlang io format: "hi~n". 5'},
+        {"id": "b", "op": "eval", "code": "nope"},
+        {"id": "c", "op": "eval", "code": "1 / 0"},
+        {"id": "d", "op": "frobnicate"},
+        {"id": "e", "op": "eval", "code": ":bindings"},
+    ])
+    assert replies[0] == {"id": "a", "output": "hi\n"}
+    assert replies[1] == {"id": "a", "value": "5"}
+    assert replies[2]["id"] == "b" and "Undefined variable: nope" in replies[2]["error"]
+    assert replies[3] == {"id": "c", "error": "ERROR: #RuntimeError\n  Message: badarith"}
+    assert replies[4] == {"id": "d", "error": "Unknown operation: frobnicate"}
+    assert replies[5]["id"] == "e" and replies[5]["value"].startswith("  _error = ")
+
+
+def test_interrupt_over_json(own_workspace):
+    proc = subprocess.Popen(beamtalk_cmd() + ["repl", "--json", "--workspace", own_workspace],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        proc.stdin.write(json.dumps({"id": 1, "op": "eval", "code": "k := 5"}) + "\n")
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline()) == {"id": 1, "value": "5"}
+        proc.stdin.write(json.dumps({"id": 2, "op": "eval", "code": "Erlang timer sleep: 60000"}) + "\n")
+        proc.stdin.flush()
+        time.sleep(0.5)
+        proc.stdin.write(json.dumps({"id": 3, "op": "interrupt"}) + "\n")
+        proc.stdin.write(json.dumps({"id": 4, "op": "eval", "code": "k + 1"}) + "\n")
+        proc.stdin.close()
+        replies = [json.loads(l) for l in proc.stdout.read().splitlines()]
+    finally:
+        proc.wait(timeout=30)
+    by_id = {r["id"]: r for r in replies}
+    assert by_id[2] == {"id": 2, "error": "Interrupted"}
+    assert by_id[3] == {"id": 3, "value": "ok"}
+    assert by_id[4] == {"id": 4, "value": "6"}
+
+
+def test_sigkill_client_mid_evaluation_keeps_workspace(own_workspace):
+    json_session(own_workspace, [{"id": 1, "op": "eval", "code": "x := 7"}])
+    proc = subprocess.Popen(beamtalk_cmd() + ["repl", "--json", "--workspace", own_workspace],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proc.stdin.write(json.dumps({"id": 1, "op": "eval", "code": "y := Erlang timer sleep: 1000"}) + "\n")
+    proc.stdin.flush()
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    time.sleep(1.0)
+    replies = json_session(own_workspace, [{"id": 1, "op": "bindings"}, {"id": 2, "op": "eval", "code": "x + 1"}])
+    # The evaluation finished on the node although its client died.
+    assert replies == [{"id": 1, "bindings": {"x": "7", "y": "#ok"}}, {"id": 2, "value": "8"}]
+
+
+def test_workspace_lifecycle_commands(own_workspace, bt_home):
+    started = run_beamtalk(["workspace", "start", own_workspace])
+    assert started.returncode == 0 and "Started workspace" in started.stdout
+    again = run_beamtalk(["workspace", "start", own_workspace])
+    assert "Already running" in again.stdout
+    listed = run_beamtalk(["workspace", "list"])
+    assert any(l.startswith(own_workspace) and "running" in l for l in listed.stdout.splitlines())
+    status = run_beamtalk(["workspace", "status", own_workspace])
+    assert status.returncode == 0 and "Status:    running" in status.stdout
+    stopped = run_beamtalk(["workspace", "stop", own_workspace])
+    assert stopped.returncode == 0 and "Stopped workspace" in stopped.stdout
+    status = run_beamtalk(["workspace", "status", own_workspace])
+    assert "Status:    stopped" in status.stdout
+
+
+def test_dead_workspace_is_reported(own_workspace):
+    from beamtalk_ws.workspace import launcher, paths
+
+    json_session(own_workspace, [{"id": 1, "op": "eval", "code": "1"}])
+    ws = paths.resolve(own_workspace)
+    info = launcher.read_node_info(ws)
+    os.kill(info.os_pid, signal.SIGKILL)
+    launcher.wait_stopped(ws)
+    attach = run_beamtalk(["repl", "--json", "--no-start", "--workspace", own_workspace], input="")
+    assert attach.returncode == 1
+    assert "is not running" in attach.stderr and "has exited" in attach.stderr
+    assert "Traceback" not in attach.stderr
+    # Without --no-start a tool gets a fresh node, and is told so.
+    fresh = run_beamtalk(["repl", "--json", "--workspace", own_workspace],
+                         input=json.dumps({"id": 1, "op": "eval", "code": "2"}) + "\n")
+    assert "Starting workspace" in fresh.stderr
+    assert json.loads(fresh.stdout) == {"id": 1, "value": "2"}
+
+
+def test_cookie_is_private_and_never_in_argv_or_environment(workspace):
+    from beamtalk_ws.workspace import launcher
+
+    mode = stat.S_IMODE(workspace.cookie_file.stat().st_mode)
+    assert mode == 0o600
+    secret = workspace.cookie_file.read_bytes().strip()
+    assert len(secret) >= 32
+    ps = subprocess.run(["ps", "-eww", "-o", "args"], capture_output=True, text=True).stdout
+    assert secret.decode() not in ps
+    pid = launcher.read_node_info(workspace).os_pid
+    assert secret not in Path(f"/proc/{pid}/cmdline").read_bytes()
+    assert secret not in Path(f"/proc/{pid}/environ").read_bytes()
+
+
+def test_cookie_readable_by_others_is_refused(bt_home, tmp_path):
+    from beamtalk_ws.workspace import cookie
+    from beamtalk_ws.workspace.errors import CookieError
+
+    path = tmp_path / "home" / ".erlang.cookie"
+    cookie.create(path)
+    os.chmod(path, 0o644)
+    with pytest.raises(CookieError, match="accessible by other users"):
+        cookie.read(path)
+
+
+def test_distribution_listens_on_loopback_only(workspace):
+    from beamtalk_ws.workspace import launcher
+
+    pid = launcher.read_node_info(workspace).os_pid
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    listening = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for row in Path(table).read_text().splitlines()[1:]:
+            cols = row.split()
+            if cols[3] == "0A" and cols[9] in inodes:  # 0A = LISTEN
+                listening.append(cols[1].split(":")[0])
+    assert listening, "the node listens on no TCP socket"
+    assert all(addr == "0100007F" for addr in listening), listening
+
+
+async def test_wrong_cookie_is_authentication_failed(workspace):
+    from beamtalk_ws.dist import errors
+    from beamtalk_ws.dist.node import Node
+
+    with pytest.raises(errors.AuthenticationFailed, match="authentication failed"):
+        await Node.connect(workspace.node_name, b"not-the-cookie-at-all-xxxxxxxx", timeout=5.0)
