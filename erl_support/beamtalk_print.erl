@@ -95,6 +95,9 @@ print_tagged('ErlangModule', #{module := M}) ->
 print_tagged('Array', #{elements := Arr}) ->
     Elems = [print_string(E) || E <- array:to_list(Arr)],
     iolist_to_binary(["#[", join(Elems, <<", ">>), "]"]);
+print_tagged(_Class, #{error := #{message := Message}}) ->
+    %% An exception prints as its message text.
+    field_text(Message);
 print_tagged(Class, _V) ->
     iolist_to_binary(["a ", atom_to_binary(Class, utf8)]).
 
@@ -105,6 +108,10 @@ print_object(Tag, _V) ->
         _ when Tag =:= 'Metaclass' -> <<"Metaclass">>;
         _ -> <<"a ", TagBin/binary>>
     end.
+
+field_text(B) when is_binary(B) -> B;
+field_text(A) when is_atom(A) -> atom_to_binary(A, utf8);
+field_text(T) -> print_string(T).
 
 join([], _Sep) -> [];
 join([H | T], Sep) -> [H | [[Sep, E] || E <- T]].
