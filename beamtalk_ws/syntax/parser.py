@@ -1,0 +1,1249 @@
+"""Recursive-descent parser for Beamtalk (spec/syntax.md §3–§8).
+
+Binary operators use precedence climbing (table in spec §2.6).  The newline
+rules of spec §3 are implemented by consulting the token's "NL-before" flag:
+
+* unary selectors are taken only on the same line;
+* binary operators continue across newlines, except (in class bodies) when
+  the operator starts a binary method definition (``- other =>``);
+* the first keyword of a message must be on the receiver's line, further
+  keyword parts may follow on later lines unless they start a keyword method
+  definition (``at: i put: v =>``);
+* in method bodies a token at column 0 ends the method (and, unless it starts
+  a method or ``state:``, the class body) – spec §7.4.
+
+Errors are collected as ``Diagnostic``s; after an error the parser skips to a
+recovery point (a ``.``/``!`` at the same nesting, a token at column 0, the
+next method definition) and goes on, so one run reports several independent
+errors.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from . import ast as A
+from .ast import Span, _fast_factory
+from .diagnostics import Diagnostic
+from .lexer import (
+    K_ASSIGN,
+    K_BANG,
+    K_BINOP,
+    K_CARET,
+    K_CHAR,
+    K_COLON,
+    K_EOF,
+    K_ERROR,
+    K_EXPECT,
+    K_FATARROW,
+    K_FLOAT,
+    K_HASH_BRACE,
+    K_HASH_BRACKET,
+    K_HASH_PAREN,
+    K_IDENT,
+    K_INT,
+    K_INTRINSIC,
+    K_KEYWORD,
+    K_LBRACE,
+    K_LBRACKET,
+    K_LPAREN,
+    K_PERIOD,
+    K_PIPE,
+    K_PRIMITIVE,
+    K_RBRACE,
+    K_RBRACKET,
+    K_RPAREN,
+    K_SEMI,
+    K_STR_END,
+    K_STR_SEG,
+    K_STR_START,
+    K_STRING,
+    K_SYMBOL,
+    LexError,
+    lex,
+)
+
+#: operator → (precedence, right-associative)
+BINARY_OPERATORS = {
+    "**": (50, True),
+    "*": (40, False),
+    "/": (40, False),
+    "%": (40, False),
+    "+": (30, False),
+    "-": (30, False),
+    "++": (30, False),
+    "<": (20, False),
+    ">": (20, False),
+    "<=": (20, False),
+    ">=": (20, False),
+    "==": (10, False),
+    "/=": (10, False),
+    "=:=": (10, False),
+    "=/=": (10, False),
+    "=": (10, False),
+    "->": (8, False),
+    ">>": (5, False),
+}
+_PREC = {op: p for op, (p, _r) in BINARY_OPERATORS.items()}
+
+MAX_NESTING = 64
+EXPECT_CATEGORIES = ("dnu", "type", "unused", "all")
+CLASS_MODIFIERS = ("abstract", "sealed", "typed")
+
+_tnew = tuple.__new__
+
+_IntegerLit = _fast_factory(A.IntegerLit)
+_FloatLit = _fast_factory(A.FloatLit)
+_StringLit = _fast_factory(A.StringLit)
+_SymbolLit = _fast_factory(A.SymbolLit)
+_CharLit = _fast_factory(A.CharLit)
+_Variable = _fast_factory(A.Variable)
+_GlobalRef = _fast_factory(A.GlobalRef)
+_UnarySend = _fast_factory(A.UnarySend)
+_BinarySend = _fast_factory(A.BinarySend)
+_KeywordSend = _fast_factory(A.KeywordSend)
+_Assignment = _fast_factory(A.Assignment)
+_Block = _fast_factory(A.Block)
+_FieldAccess = _fast_factory(A.FieldAccess)
+
+_LITERAL_KINDS = {K_INT: _IntegerLit, K_FLOAT: _FloatLit, K_STRING: _StringLit, K_SYMBOL: _SymbolLit, K_CHAR: _CharLit}
+_OPENERS = (K_LPAREN, K_LBRACKET, K_LBRACE, K_HASH_PAREN, K_HASH_BRACKET, K_HASH_BRACE, K_STR_START)
+_CLOSERS = (K_RPAREN, K_RBRACKET, K_RBRACE, K_STR_END)
+
+TEMPORARIES_HINT = (
+    "Beamtalk has no temporaries declaration (| a b |): local variables are introduced by assignment"
+)
+
+
+class ParseError(Exception):
+    """Internal: aborts the current statement; caught at a recovery point."""
+
+    def __init__(self, diag: Diagnostic, depth: int = 0):
+        self.diag = diag
+        self.depth = depth
+
+
+class Parser:
+    def __init__(self, source: str, filename: str = "<input>"):
+        self.source = source
+        self.filename = filename
+        t = lex(source)
+        self.toks = t
+        self.K = t.kinds
+        self.V = t.values
+        self.S = t.starts
+        self.E = t.ends
+        self.NL = t.nls
+        self.LN = t.lines
+        self.CO = t.cols
+        self.i = 0
+        self.diags: list = []
+        self.depth = 0
+        # class/method context
+        self.in_class = False  # method bodies and state defaults
+        self.base = 0  # nesting depth of the current method body statements
+        self.in_method = False  # @primitive allowed
+
+    # ------------------------------------------------------------ utilities
+    def span(self, a: int, b: int) -> Span:
+        """Span from the start of token a to the end of token b."""
+        return _tnew(Span, (self.S[a], self.E[b], self.LN[a], self.CO[a]))
+
+    def span_from(self, node_span: Span) -> Span:
+        """Span from a node's start to the end of the last consumed token."""
+        return _tnew(Span, (node_span[0], self.E[self.i - 1], node_span[2], node_span[3]))
+
+    def tok_text(self, i: int) -> str:
+        return self.source[self.S[i] : self.E[i]]
+
+    def describe(self, i: int) -> str:
+        if self.K[i] == K_EOF:
+            return "end of input"
+        return self.tok_text(i)
+
+    def error(self, message: str, i: Optional[int] = None, hint: Optional[str] = None, span: Optional[Span] = None):
+        """Raise a ParseError at token i (default: the current token)."""
+        raise ParseError(self.make_diag(message, i, hint, span), self.depth)
+
+    def make_diag(self, message, i=None, hint=None, span=None) -> Diagnostic:
+        if span is None:
+            if i is None:
+                i = self.i
+            span = self.span(i, i)
+        return Diagnostic(message, span, "error", hint)
+
+    def report(self, message, i=None, hint=None, span=None) -> None:
+        """Record a diagnostic without aborting."""
+        self.add(self.make_diag(message, i, hint, span))
+
+    def add(self, d: Diagnostic) -> None:
+        for old in self.diags:
+            if old.span.start == d.span.start and old.message == d.message:
+                return
+        self.diags.append(d)
+
+    def expected_expression(self):
+        i = self.i
+        K = self.K
+        if K[i] == K_ERROR:
+            self.lex_error(i)
+        if K[i] == K_EOF:
+            # at end of input the previous token is reported (spec §11)
+            j = i - 1 if i > 0 else i
+            if K[j] == K_EOF:
+                self.error("Unexpected end of input: expected expression", j)
+            self.error(f"Unexpected token: expected expression, found {self.tok_text(j)}", j)
+        hint = TEMPORARIES_HINT if K[i] == K_PIPE else None
+        text = "}" if K[i] in (K_STR_SEG, K_STR_END) else self.tok_text(i)
+        self.error(f"Unexpected token: expected expression, found {text}", i, hint)
+
+    def lex_error(self, i: int):
+        err: LexError = self.V[i]
+        self.i = i + 1
+        raise ParseError(Diagnostic(err.message, self.span(i, i), "error", err.hint), self.depth)
+
+    def enter(self):
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            self.error("Expression nesting is too deep", hint=f"expressions may nest at most {MAX_NESTING} levels")
+
+    def is_upper(self, name: str) -> bool:
+        c = name[0]
+        return "A" <= c <= "Z"
+
+    # ------------------------------------------------------------ module
+    def parse_module(self) -> A.Module:
+        K = self.K
+        items = []
+        while K[self.i] != K_EOF:
+            start = self.i
+            try:
+                j = self.class_header_at(self.i)
+                if j >= 0:
+                    items.append(self.parse_class(j))
+                    continue
+                if self.standalone_at(self.i):
+                    items.append(self.parse_standalone())
+                    continue
+                st = self.parse_statement()
+                k = K[self.i]
+                if k == K_PERIOD:
+                    self.i += 1
+                elif k == K_BANG:
+                    st = self.make_cast(st)
+                    self.i += 1
+                items.append(st)
+            except ParseError as e:
+                self.add(e.diag)
+                self.depth = 0
+                self.in_class = self.in_method = False
+                self.recover(start, e.depth)
+        span = _tnew(Span, (0, len(self.source), 1, 1))
+        return A.Module(tuple(items), span=span)
+
+    def recover(self, start: int, depth: int, stop_at_methods: bool = False) -> None:
+        """Skip tokens after an error: stop after a '.'/'!' at the nesting of
+        the failed statement, before a token at column 0, before the next
+        method definition (in class bodies) or at end of input."""
+        K = self.K
+        NL = self.NL
+        CO = self.CO
+        i = max(self.i, start)
+        if i == start and K[i] != K_EOF:
+            i += 1
+        rel = depth - self.depth  # brackets open at the error point
+        while True:
+            k = K[i]
+            if k == K_EOF:
+                break
+            if NL[i] and CO[i] == 1:
+                break
+            if stop_at_methods and NL[i] and rel <= 0 and (
+                self.method_def_at(i) >= 0 or (k == K_KEYWORD and self.V[i] == "state:")
+            ):
+                break
+            if k in _OPENERS:
+                rel += 1
+            elif k in _CLOSERS:
+                rel -= 1
+            elif (k == K_PERIOD or k == K_BANG) and rel <= 0:
+                i += 1
+                break
+            i += 1
+        self.i = i
+
+    # ------------------------------------------------------------ statements
+    def make_cast(self, st):
+        if isinstance(st, (A.UnarySend, A.BinarySend, A.KeywordSend, A.Cascade)):
+            return A.Cast(st, span=_tnew(Span, (st.span[0], self.E[self.i], st.span[2], st.span[3])))
+        self.report(
+            "Cast '!' can only follow a message send",
+            self.i,
+            hint="'!' sends the statement's message asynchronously; the statement must be a message send",
+        )
+        return st
+
+    def parse_statement(self):
+        K = self.K
+        i = self.i
+        k = K[i]
+        if k == K_CARET:
+            self.i = i + 1
+            value = self.parse_assignment()
+            return A.Return(value, span=self.span_from(self.span(i, i)))
+        if k == K_EXPECT:
+            return self.parse_expect()
+        return self.parse_assignment()
+
+    def parse_expect(self):
+        i = self.i
+        self.i += 1
+        j = self.i
+        if self.K[j] == K_IDENT and not self.NL[j]:
+            cat = self.V[j]
+            self.i += 1
+            if cat not in EXPECT_CATEGORIES:
+                self.report(
+                    f"Unknown @expect category '{cat}'",
+                    j,
+                    hint="categories are " + ", ".join(EXPECT_CATEGORIES),
+                )
+            return A.Expect(cat, span=self.span(i, j))
+        self.error("Expected a category after @expect (dnu, type, unused or all)", j if self.K[j] != K_EOF else i)
+
+    def parse_assignment(self):
+        lhs = self.parse_cascade()
+        if self.K[self.i] == K_ASSIGN:
+            if not isinstance(lhs, (A.Variable, A.FieldAccess)):
+                self.error("Assignment target must be an identifier or field access", span=lhs.span)
+            self.i += 1
+            self.enter()
+            value = self.parse_assignment()
+            self.depth -= 1
+            ls = lhs.span
+            return _Assignment(lhs, value, _tnew(Span, (ls[0], self.E[self.i - 1], ls[2], ls[3])))
+        return lhs
+
+    def parse_cascade(self):
+        first = self.parse_keyword()
+        K = self.K
+        if K[self.i] != K_SEMI:
+            return first
+        if self.in_class and self.NL[self.i] and self.stop_here(self.i):
+            return first
+        messages = []
+        if isinstance(first, A.UnarySend):
+            receiver = first.receiver
+            messages.append(A.CascadeMessage(first.selector, (), span=self._msg_span(first)))
+        elif isinstance(first, A.BinarySend):
+            receiver = first.receiver
+            messages.append(A.CascadeMessage(first.operator, (first.argument,), span=self._msg_span(first)))
+        elif isinstance(first, A.KeywordSend):
+            receiver = first.receiver
+            messages.append(A.CascadeMessage(first.selector, first.arguments, span=self._msg_span(first)))
+        else:
+            receiver = None
+        V = self.V
+        while K[self.i] == K_SEMI:
+            if self.in_class and self.NL[self.i] and self.stop_here(self.i):
+                break
+            self.i += 1
+            i = self.i
+            k = K[i]
+            if k == K_IDENT:
+                self.i += 1
+                messages.append(A.CascadeMessage(V[i], (), span=self.span(i, i)))
+            elif k == K_KEYWORD:
+                parts = []
+                args = []
+                while K[self.i] == K_KEYWORD:
+                    j = self.i
+                    if j != i and self.NL[j] and self.in_class and self.depth == self.base and (
+                        self.CO[j] == 1 or self.method_def_at(j) >= 0
+                    ):
+                        break
+                    parts.append(V[j])
+                    self.i += 1
+                    args.append(self.parse_binary(0))
+                messages.append(A.CascadeMessage("".join(parts), tuple(args), span=self.span(i, self.i - 1)))
+            elif k == K_BINOP and V[i] in _PREC:
+                self.i += 1
+                arg = self.parse_unary()
+                messages.append(A.CascadeMessage(V[i], (arg,), span=self.span(i, self.i - 1)))
+            else:
+                if k == K_ERROR:
+                    self.lex_error(i)
+                self.error("Expected message selector in cascade", i if k != K_EOF else i - 1)
+        if receiver is None:
+            self.error(
+                "Cascade ';' must follow a message send",
+                span=first.span,
+                hint="a cascade sends several messages to the receiver of the first message",
+            )
+        return A.Cascade(receiver, tuple(messages), span=self.span_from(first.span))
+
+    def _msg_span(self, send) -> Span:
+        """Span of the first cascade message: from after the receiver."""
+        r = send.receiver.span
+        s = send.span
+        return _tnew(Span, (r[1], s[1], r[2], r[3]))
+
+    def stop_here(self, i: int) -> bool:
+        """In a method body (at its own nesting level), does the NL-before
+        token i end the current expression? (column-0 rule, spec §7.4)"""
+        return self.depth == self.base and self.CO[i] == 1
+
+    def parse_keyword(self):
+        recv = self.parse_binary(0)
+        K = self.K
+        i = self.i
+        if K[i] != K_KEYWORD or self.NL[i]:
+            return recv
+        V = self.V
+        if V[i] == "match:" and K[i + 1] == K_LBRACKET:
+            return self.parse_match(recv)
+        parts = []
+        args = []
+        NL = self.NL
+        while True:
+            parts.append(V[self.i])
+            self.i += 1
+            args.append(self.parse_binary(0))
+            j = self.i
+            if K[j] != K_KEYWORD:
+                break
+            if NL[j] and self.in_class and self.depth == self.base and (
+                self.CO[j] == 1 or self.method_def_at(j) >= 0
+            ):
+                break
+        rs = recv.span
+        return _KeywordSend(
+            recv, "".join(parts), tuple(args), _tnew(Span, (rs[0], self.E[self.i - 1], rs[2], rs[3]))
+        )
+
+    def parse_binary(self, min_prec: int):
+        left = self.parse_unary()
+        K = self.K
+        V = self.V
+        while True:
+            i = self.i
+            if K[i] != K_BINOP:
+                return left
+            op = V[i]
+            prec = _PREC.get(op)
+            if prec is None or prec < min_prec:
+                return left
+            if self.NL[i] and self.in_class and self.depth == self.base:
+                if self.CO[i] == 1 or self.binary_method_at(i):
+                    return left
+            self.i = i + 1
+            if op == "**":
+                self.enter()
+                right = self.parse_binary(prec)
+                self.depth -= 1
+            else:
+                right = self.parse_binary(prec + 1)
+            ls = left.span
+            left = _BinarySend(left, op, right, _tnew(Span, (ls[0], self.E[self.i - 1], ls[2], ls[3])))
+
+    def parse_unary(self):
+        node = self.parse_primary()
+        K = self.K
+        i = self.i
+        if K[i] != K_IDENT or self.NL[i]:
+            return node
+        V = self.V
+        NL = self.NL
+        E = self.E
+        ns = node.span
+        while K[i] == K_IDENT and not NL[i]:
+            node = _UnarySend(node, V[i], _tnew(Span, (ns[0], E[i], ns[2], ns[3])))
+            i += 1
+        self.i = i
+        return node
+
+    # ------------------------------------------------------------ primaries
+    def parse_primary(self):
+        i = self.i
+        K = self.K
+        k = K[i]
+        if k == K_IDENT:
+            V = self.V
+            name = V[i]
+            S = self.S
+            E = self.E
+            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
+                return self.parse_field_access(i)
+            self.i = i + 1
+            sp = _tnew(Span, (S[i], E[i], self.LN[i], self.CO[i]))
+            c = name[0]
+            if "A" <= c <= "Z":
+                return _GlobalRef(name, sp)
+            if name == "super":
+                return A.Super(span=sp)
+            return _Variable(name, sp)
+        f = _LITERAL_KINDS.get(k)
+        if f is not None:
+            self.i = i + 1
+            return f(self.V[i], _tnew(Span, (self.S[i], self.E[i], self.LN[i], self.CO[i])))
+        if k == K_LBRACKET:
+            return self.parse_block()
+        if k == K_LPAREN:
+            self.enter()
+            self.i = i + 1
+            node = self.parse_statement()
+            if K[self.i] != K_RPAREN:
+                self.close_error("Expected ')' to close parentheses", i)
+            self.i += 1
+            self.depth -= 1
+            return node
+        if k == K_STR_START:
+            return self.parse_interpolation()
+        if k == K_HASH_PAREN:
+            return self.parse_list()
+        if k == K_HASH_BRACKET:
+            return self.parse_array()
+        if k == K_HASH_BRACE:
+            return self.parse_map()
+        if k == K_PRIMITIVE or k == K_INTRINSIC:
+            return self.parse_primitive()
+        self.expected_expression()
+
+    def close_error(self, message: str, opener: int):
+        """A missing closing bracket: report at the offending token (or the
+        end of input)."""
+        i = self.i
+        if self.K[i] == K_ERROR:
+            self.lex_error(i)
+        self.error(message, i)
+
+    def parse_field_access(self, i: int):
+        K = self.K
+        V = self.V
+        S = self.S
+        E = self.E
+        name = V[i]
+        sp = self.span(i, i)
+        node = _GlobalRef(name, sp) if self.is_upper(name) else _Variable(name, sp)
+        j = i
+        while K[j + 1] == K_PERIOD and S[j + 1] == E[j] and K[j + 2] == K_IDENT and S[j + 2] == E[j + 1]:
+            j += 2
+            node = _FieldAccess(node, V[j], self.span(i, j))
+        self.i = j + 1
+        return node
+
+    def parse_primitive(self):
+        i = self.i
+        kind = "primitive" if self.K[i] == K_PRIMITIVE else "intrinsic"
+        j = i + 1
+        k = self.K[j]
+        if k == K_STRING or (k == K_IDENT and not self.NL[j]):
+            name = self.V[j]
+            self.i = j + 1
+        else:
+            self.error(f"Expected a name after @{kind} (a string or identifier)", j if k != K_EOF else i)
+        node = A.Primitive(name, kind, span=self.span(i, j))
+        if not self.in_method:
+            self.report(f"@{kind} can only appear inside a method body (after =>)", span=node.span)
+        return node
+
+    def parse_block(self):
+        K = self.K
+        V = self.V
+        start = self.i
+        self.enter()
+        self.i += 1
+        params = []
+        while K[self.i] == K_COLON:
+            self.i += 1
+            if K[self.i] != K_IDENT:
+                if K[self.i] == K_KEYWORD:
+                    self.error(
+                        "Expected parameter name after ':'",
+                        hint="write block parameters with spaces: [:a :b | ...]",
+                    )
+                self.error("Expected parameter name after ':'")
+            params.append(V[self.i])
+            self.i += 1
+        if params:
+            if K[self.i] != K_PIPE:
+                self.error("Expected '|' after block parameters")
+            self.i += 1
+        body = self.parse_body_until_bracket()
+        self.depth -= 1
+        return _Block(tuple(params), body, self.span(start, self.i - 1))
+
+    def parse_body_until_bracket(self):
+        """Statements of a block up to and including the closing ']'."""
+        K = self.K
+        body = []
+        if K[self.i] == K_RBRACKET:
+            self.i += 1
+            return ()
+        while True:
+            if K[self.i] == K_EOF:
+                self.close_error("Expected ']' to close block", self.i)
+            st = self.parse_statement()
+            k = K[self.i]
+            sep = False
+            if k == K_PERIOD:
+                self.i += 1
+                sep = True
+            elif k == K_BANG:
+                st = self.make_cast(st)
+                self.i += 1
+                sep = True
+            body.append(st)
+            k = K[self.i]
+            if k == K_RBRACKET:
+                self.i += 1
+                return tuple(body)
+            if not sep and not self.NL[self.i] and not isinstance(st, A.Expect) or k == K_EOF:
+                self.close_error("Expected ']' to close block", self.i)
+
+    def parse_interpolation(self):
+        K = self.K
+        V = self.V
+        start = self.i
+        self.enter()
+        parts = []
+        if V[start]:
+            parts.append(V[start])
+        self.i += 1
+        while True:
+            if K[self.i] in (K_STR_SEG, K_STR_END):
+                self.error("empty interpolation {} is not allowed, use \\{ for literal brace")
+            parts.append(self.parse_keyword())
+            k = K[self.i]
+            if k == K_STR_SEG:
+                if V[self.i]:
+                    parts.append(V[self.i])
+                self.i += 1
+                continue
+            if k == K_STR_END:
+                if V[self.i]:
+                    parts.append(V[self.i])
+                self.i += 1
+                break
+            if k == K_ERROR:
+                self.lex_error(self.i)
+            self.error(
+                f"Unexpected token in string interpolation: expected '}}', found {self.describe(self.i)}",
+                hint="an interpolation holds one expression without cascade, assignment or '^'",
+            )
+        self.depth -= 1
+        return A.InterpolatedString(tuple(parts), span=self.span(start, self.i - 1))
+
+    def _comma(self, i: int) -> bool:
+        return self.K[i] == K_BINOP and self.V[i] == ","
+
+    def parse_list(self):
+        K = self.K
+        start = self.i
+        self.enter()
+        self.i += 1
+        elements = []
+        tail = None
+        if K[self.i] != K_RPAREN:
+            while True:
+                elements.append(self.parse_binary(0))
+                if self._comma(self.i):
+                    self.i += 1
+                    if K[self.i] == K_RPAREN:
+                        break
+                    continue
+                if K[self.i] == K_PIPE:
+                    self.i += 1
+                    tail = self.parse_unary()
+                break
+        if K[self.i] != K_RPAREN:
+            self.close_error("Expected ')' to close list literal", start)
+        self.i += 1
+        self.depth -= 1
+        return A.ListLit(tuple(elements), tail, span=self.span(start, self.i - 1))
+
+    def parse_array(self):
+        K = self.K
+        start = self.i
+        self.enter()
+        self.i += 1
+        elements = []
+        if K[self.i] != K_RBRACKET:
+            while True:
+                elements.append(self.parse_binary(0))
+                if self._comma(self.i):
+                    self.i += 1
+                    if K[self.i] == K_RBRACKET:
+                        break
+                    continue
+                break
+        if K[self.i] != K_RBRACKET:
+            self.close_error("Expected ']' to close array literal", start)
+        self.i += 1
+        self.depth -= 1
+        return A.ArrayLit(tuple(elements), span=self.span(start, self.i - 1))
+
+    def parse_map(self):
+        K = self.K
+        V = self.V
+        start = self.i
+        self.enter()
+        self.i += 1
+        pairs = []
+        if K[self.i] != K_RBRACE:
+            while True:
+                i = self.i
+                if K[i] == K_IDENT and K[i + 1] == K_FATARROW and not self.is_upper(V[i]):
+                    key = _SymbolLit(V[i], self.span(i, i))
+                    self.i += 1
+                else:
+                    key = self.parse_unary()
+                if K[self.i] != K_FATARROW:
+                    if K[self.i] == K_ERROR:
+                        self.lex_error(self.i)
+                    self.error(f"Expected '=>' after map key, found {self.describe(self.i)}")
+                self.i += 1
+                value = self.parse_binary(0)
+                pairs.append(A.MapPair(key, value, span=self.span_from(key.span)))
+                if self._comma(self.i):
+                    self.i += 1
+                    if K[self.i] == K_RBRACE:
+                        break
+                    continue
+                break
+        if K[self.i] != K_RBRACE:
+            self.close_error("Expected '}' to close map literal", start)
+        self.i += 1
+        self.depth -= 1
+        return A.MapLit(tuple(pairs), span=self.span(start, self.i - 1))
+
+    # ------------------------------------------------------------ match
+    def parse_match(self, subject):
+        K = self.K
+        V = self.V
+        self.i += 2  # match: [
+        open_i = self.i - 1
+        self.enter()
+        arms = []
+        while True:
+            if K[self.i] == K_RBRACKET:
+                if not arms:
+                    self.error("Expected a match arm (pattern -> expression)")
+                break
+            a = self.i
+            pattern = self.parse_pattern()
+            guard = None
+            if K[self.i] == K_KEYWORD and V[self.i] == "when:":
+                self.i += 1
+                if K[self.i] != K_LBRACKET:
+                    self.error("Expected '[' after when:")
+                self.i += 1
+                self.enter()
+                guard = self.parse_statement()
+                if K[self.i] != K_RBRACKET:
+                    self.close_error("Expected ']' to close guard", self.i)
+                self.i += 1
+                self.depth -= 1
+            if not (K[self.i] == K_BINOP and V[self.i] == "->"):
+                if K[self.i] == K_ERROR:
+                    self.lex_error(self.i)
+                self.error(f"Expected '->' after match pattern, found {self.describe(self.i)}")
+            self.i += 1
+            body = self.parse_keyword()
+            arms.append(A.MatchArm(pattern, guard, body, span=self.span(a, self.i - 1)))
+            k = K[self.i]
+            if k == K_SEMI:
+                self.i += 1
+                continue
+            if k == K_RBRACKET:
+                break
+            if self.NL[self.i] and k != K_EOF:
+                continue
+            self.close_error("Expected ']' to close match", open_i)
+        self.i += 1
+        self.depth -= 1
+        return A.Match(subject, tuple(arms), span=self.span_from(subject.span))
+
+    def parse_pattern(self):
+        K = self.K
+        V = self.V
+        i = self.i
+        k = K[i]
+        if k == K_IDENT:
+            self.i += 1
+            if V[i] == "_":
+                return A.WildcardPattern(span=self.span(i, i))
+            return A.VariablePattern(V[i], span=self.span(i, i))
+        f = _LITERAL_KINDS.get(k)
+        if f is not None:
+            self.i += 1
+            lit = f(V[i], self.span(i, i))
+            return A.LiteralPattern(lit, span=lit.span)
+        if k == K_BINOP and V[i] == "-" and K[i + 1] in (K_INT, K_FLOAT):
+            self.i += 2
+            v = -V[i + 1]
+            lit = (_IntegerLit if K[i + 1] == K_INT else _FloatLit)(v, self.span(i, i + 1))
+            return A.LiteralPattern(lit, span=lit.span)
+        if k == K_LBRACE:
+            self.enter()
+            self.i += 1
+            elements = []
+            if K[self.i] != K_RBRACE:
+                while True:
+                    elements.append(self.parse_pattern())
+                    if self._comma(self.i):
+                        self.i += 1
+                        continue
+                    break
+            if K[self.i] != K_RBRACE:
+                self.close_error("Expected '}' to close tuple pattern", i)
+            self.i += 1
+            self.depth -= 1
+            return A.TuplePattern(tuple(elements), span=self.span(i, self.i - 1))
+        if k == K_ERROR:
+            self.lex_error(i)
+        self.error(f"Expected a pattern, found {self.describe(i)}")
+
+    # ------------------------------------------------------------ classes
+    def class_header_at(self, i: int) -> int:
+        """If a class definition starts at token i, return the index of its
+        superclass name token, else -1.  ``[modifiers] Ident subclass:``."""
+        K = self.K
+        V = self.V
+        j = i
+        while True:
+            if K[j] == K_IDENT and K[j + 1] == K_KEYWORD and V[j + 1] == "subclass:":
+                return j
+            if K[j] == K_IDENT and V[j] in CLASS_MODIFIERS:
+                j += 1
+                continue
+            return -1
+
+    def standalone_at(self, i: int) -> bool:
+        """``ClassName [class] >> pattern =>`` at token i?"""
+        K = self.K
+        V = self.V
+        if K[i] != K_IDENT or not self.is_upper(V[i]):
+            return False
+        j = i + 1
+        if K[j] == K_IDENT and V[j] == "class":
+            j += 1
+        if not (K[j] == K_BINOP and V[j] == ">>"):
+            return False
+        return self.pattern_end(j + 1) >= 0
+
+    def skip_type(self, j: int) -> int:
+        K = self.K
+        if K[j] != K_IDENT:
+            return -1
+        j += 1
+        while K[j] == K_PIPE and K[j + 1] == K_IDENT:
+            j += 2
+        return j
+
+    def pattern_end(self, j: int) -> int:
+        """If a method pattern (plus optional ``-> Type``) followed by ``=>``
+        starts at token j, return the index of the ``=>``; else -1."""
+        K = self.K
+        k = K[j]
+        if k == K_IDENT:
+            j += 1
+        elif k == K_BINOP:
+            j += 1
+            if K[j] == K_IDENT:
+                j += 1
+                if K[j] == K_COLON:
+                    j = self.skip_type(j + 1)
+                    if j < 0:
+                        return -1
+            elif K[j] == K_KEYWORD:
+                j = self.skip_type(j + 1)
+                if j < 0:
+                    return -1
+            else:
+                return -1
+        elif k == K_KEYWORD:
+            while K[j] == K_KEYWORD:
+                j += 1
+                if K[j] == K_IDENT:
+                    j += 1
+                    if K[j] == K_COLON:
+                        j = self.skip_type(j + 1)
+                        if j < 0:
+                            return -1
+                elif K[j] == K_KEYWORD:
+                    j = self.skip_type(j + 1)
+                    if j < 0:
+                        return -1
+                else:
+                    return -1
+        else:
+            return -1
+        if K[j] == K_BINOP and self.V[j] == "->":
+            j = self.skip_type(j + 1)
+            if j < 0:
+                return -1
+        return j if K[j] == K_FATARROW else -1
+
+    def method_def_at(self, i: int) -> int:
+        """If a method definition (``{sealed|class} pattern [-> T] =>``)
+        starts at token i, return the index where its pattern starts (after
+        the modifier words), else -1."""
+        K = self.K
+        V = self.V
+        j = i
+        mods = []
+        while K[j] == K_IDENT and (V[j] == "sealed" or V[j] == "class"):
+            mods.append(j)
+            j += 1
+        # try with all modifier words, then fewer (``class => …`` is a
+        # method named class)
+        while True:
+            if self.pattern_end(j) >= 0:
+                return j
+            if not mods:
+                return -1
+            j = mods.pop()
+
+    def binary_method_at(self, i: int) -> bool:
+        """``binop param [: T] =>`` at token i (used to stop binary
+        continuation lines in class bodies)."""
+        return self.pattern_end(i) >= 0
+
+    def doc_before(self, i: int) -> Optional[str]:
+        """The doc comment (consecutive ``///`` lines) in the leading trivia of
+        token i, or None."""
+        src = self.source
+        a = self.toks.trivia_starts[i]
+        b = self.S[i]
+        if src.find("///", a, b) < 0:
+            return None
+        run: list = []
+        at_line_start = a == 0 or src[a - 1] == "\n"
+        line_empty = True
+        p = a
+        while p < b:
+            c = src[p]
+            if c == "\n":
+                if at_line_start and line_empty:
+                    run = []  # a blank line restarts the collection
+                at_line_start = True
+                line_empty = True
+                p += 1
+            elif c in " \t\r":
+                p += 1
+            elif src.startswith("//", p):
+                e = src.find("\n", p, b)
+                if e < 0:
+                    e = b
+                text = src[p:e]
+                if text.startswith("///") and not text.startswith("////") and at_line_start and line_empty:
+                    body = text[3:]
+                    if body.startswith(" "):
+                        body = body[1:]
+                    run.append(body.rstrip("\r"))
+                else:
+                    run = []
+                line_empty = False
+                p = e
+            elif src.startswith("/*", p):
+                e = src.find("*/", p + 2, b)
+                e = b if e < 0 else e + 2
+                run = []
+                line_empty = False
+                at_line_start = False
+                p = e
+            else:  # pragma: no cover - trivia holds nothing else
+                p += 1
+        return "\n".join(run) if run else None
+
+    def parse_class(self, j: int):
+        K = self.K
+        V = self.V
+        start = self.i
+        doc = self.doc_before(start)
+        modifiers = tuple(V[k] for k in range(start, j))
+        superclass = V[j]
+        if superclass == "nil":
+            superclass = None
+        self.i = j + 2
+        if K[self.i] != K_IDENT:
+            if K[self.i] == K_ERROR:
+                self.lex_error(self.i)
+            self.error(
+                f"Expected class name after subclass:, found {self.describe(self.i)}"
+                if K[self.i] != K_EOF
+                else "Expected class name after subclass:",
+                self.i if K[self.i] != K_EOF else self.i - 1,
+                hint="the class name is a bare identifier: Object subclass: Foo",
+            )
+        name = V[self.i]
+        self.i += 1
+        state = []
+        class_state = []
+        methods = []
+        after_col0_method = False
+        saved = (self.in_class, self.base, self.in_method)
+        try:
+            while True:
+                i = self.i
+                k = K[i]
+                if k == K_EOF:
+                    break
+                if after_col0_method:
+                    if not (self.NL[i] and self.CO[i] == 1):
+                        after_col0_method = False
+                if k == K_PERIOD:
+                    self.i += 1
+                    continue
+                if k == K_KEYWORD and V[i] == "state:":
+                    st = self.guarded_item(self.parse_state_decl)
+                    if st is not None:
+                        state.append(st)
+                    continue
+                if k == K_KEYWORD and V[i] == "classState:" and not after_col0_method:
+                    st = self.guarded_item(self.parse_state_decl)
+                    if st is not None:
+                        class_state.append(st)
+                    continue
+                if self.method_def_at(i) >= 0:
+                    m = self.guarded_item(self.parse_method)
+                    if m is not None:
+                        methods.append(m)
+                    e = self.i
+                    after_col0_method = K[e] != K_EOF and self.NL[e] and self.CO[e] == 1
+                    continue
+                break
+        finally:
+            self.in_class, self.base, self.in_method = saved
+        end = self.E[self.i - 1]
+        return A.ClassDef(
+            name,
+            superclass,
+            modifiers,
+            tuple(state),
+            tuple(class_state),
+            tuple(methods),
+            doc,
+            self.source[self.S[start] : end],
+            span=self.span(start, self.i - 1),
+        )
+
+    def guarded_item(self, fn):
+        """Parse one class-body item; on error record it and skip to the next
+        item (method definition / state: / column-0 token)."""
+        start = self.i
+        try:
+            return fn()
+        except ParseError as e:
+            self.add(e.diag)
+            self.depth = 0
+            self.recover(start, e.depth, stop_at_methods=True)
+            return None
+
+    def parse_state_decl(self):
+        K = self.K
+        V = self.V
+        start = self.i
+        doc = self.doc_before(start)
+        which = V[start]
+        self.i += 1
+        i = self.i
+        typ = None
+        if K[i] == K_IDENT:
+            name = V[i]
+            self.i += 1
+            if K[self.i] == K_COLON:
+                self.i += 1
+                typ = self.parse_type()
+        elif K[i] == K_KEYWORD:
+            name = V[i][:-1]
+            self.i += 1
+            typ = self.parse_type()
+        else:
+            if K[i] == K_ERROR:
+                self.lex_error(i)
+            self.error(f"Expected slot name after {which}", i if K[i] != K_EOF else start)
+        default = None
+        if K[self.i] == K_BINOP and V[self.i] == "=":
+            self.i += 1
+            self.in_class = True
+            self.in_method = False
+            self.base = self.depth
+            default = self.parse_statement()
+        return A.StateDecl(name, typ, default, doc, span=self.span(start, self.i - 1))
+
+    def parse_type(self) -> str:
+        K = self.K
+        V = self.V
+        if K[self.i] != K_IDENT:
+            self.error(f"Expected a type name, found {self.describe(self.i)}")
+        names = [V[self.i]]
+        self.i += 1
+        while K[self.i] == K_PIPE and K[self.i + 1] == K_IDENT:
+            names.append(V[self.i + 1])
+            self.i += 2
+        return " | ".join(names)
+
+    def parse_method(self, class_side_default: bool = False, doc: Optional[str] = None, standalone: bool = False):
+        """Parse ``{sealed|class} pattern [-> T] => body`` at the current
+        token."""
+        K = self.K
+        V = self.V
+        start = self.i
+        if not standalone:
+            doc = self.doc_before(start)
+        p = self.method_def_at(start)
+        sealed = False
+        class_side = class_side_default
+        for k in range(start, p):
+            if V[k] == "sealed":
+                sealed = True
+            else:
+                class_side = True
+        self.i = p
+        selector, params, ptypes = self.parse_pattern_def()
+        rtype = None
+        if K[self.i] == K_BINOP and V[self.i] == "->":
+            self.i += 1
+            rtype = self.parse_type()
+        # K[self.i] is '=>' (guaranteed by method_def_at)
+        arrow = self.i
+        self.i += 1
+        body, body_end = self.parse_method_body(selector, arrow)
+        source = self.source[self.S[p] : body_end]
+        return A.MethodDef(
+            selector,
+            tuple(params),
+            body,
+            class_side,
+            sealed,
+            rtype,
+            tuple(ptypes) if any(t is not None for t in ptypes) else (),
+            doc,
+            source,
+            span=_tnew(Span, (self.S[start], body_end, self.LN[start], self.CO[start])),
+        )
+
+    def parse_pattern_def(self):
+        K = self.K
+        V = self.V
+        i = self.i
+        k = K[i]
+        if k == K_IDENT:
+            self.i += 1
+            return V[i], [], []
+        if k == K_BINOP:
+            self.i += 1
+            name, typ = self.parse_param()
+            return V[i], [name], [typ]
+        parts = []
+        params = []
+        types = []
+        while K[self.i] == K_KEYWORD:
+            parts.append(V[self.i])
+            self.i += 1
+            name, typ = self.parse_param()
+            params.append(name)
+            types.append(typ)
+        return "".join(parts), params, types
+
+    def parse_param(self):
+        K = self.K
+        V = self.V
+        i = self.i
+        if K[i] == K_IDENT:
+            self.i += 1
+            if K[self.i] == K_COLON:
+                self.i += 1
+                return V[i], self.parse_type()
+            return V[i], None
+        # keyword param: ``amount: Integer``
+        self.i += 1
+        return V[i][:-1], self.parse_type()
+
+    def body_ends_at(self, i: int) -> bool:
+        """Method-body terminators of spec §7.4 at token i."""
+        K = self.K
+        k = K[i]
+        if k == K_EOF:
+            return True
+        if self.NL[i] and self.CO[i] == 1:
+            return True
+        if k == K_KEYWORD:
+            return self.V[i] == "state:" or self.method_def_at(i) >= 0
+        if k == K_IDENT:
+            return self.method_def_at(i) >= 0 or self.class_header_at(i) >= 0 or self.standalone_at(i)
+        if k == K_BINOP:
+            return self.pattern_end(i) >= 0
+        return False
+
+    def parse_method_body(self, selector: str, arrow: int):
+        """Statements of a method body (spec §7.4).  Returns (body, end
+        offset of the last body token)."""
+        K = self.K
+        saved = (self.in_class, self.base, self.in_method)
+        self.in_class = True
+        self.in_method = True
+        self.base = self.depth
+        body = []
+        body_end = self.E[arrow]
+        try:
+            if self.body_ends_at(self.i):
+                self.report(
+                    f"Method `{selector}` has an empty body",
+                    arrow,
+                    hint="use `self subclassResponsibility` or `self notImplemented`",
+                )
+                return (), body_end
+            while True:
+                st = self.parse_statement()
+                k = K[self.i]
+                sep = False
+                if k == K_BANG:
+                    st = self.make_cast(st)
+                    self.i += 1
+                    sep = True
+                    body_end = self.E[self.i - 1]
+                else:
+                    body_end = self.E[self.i - 1]
+                    if k == K_PERIOD:
+                        self.i += 1
+                        sep = True
+                body.append(st)
+                i = self.i
+                if self.body_ends_at(i):
+                    break
+                if not sep and not self.NL[i] and not isinstance(st, A.Expect):
+                    break  # two statements on one line: the body ends
+        finally:
+            self.in_class, self.base, self.in_method = saved
+        return tuple(body), body_end
+
+    def parse_standalone(self):
+        K = self.K
+        V = self.V
+        start = self.i
+        doc = self.doc_before(start)
+        class_name = V[start]
+        j = start + 1
+        class_side = False
+        if K[j] == K_IDENT and V[j] == "class":
+            class_side = True
+            j += 1
+        self.i = j + 1  # skip '>>'
+        m = self.parse_method(class_side_default=class_side, doc=doc, standalone=True)
+        return A.StandaloneMethod(class_name, class_side, m, span=self.span(start, self.i - 1))
+
+
+def parse_source(source: str, filename: str = "<input>"):
+    """Parse; return (Module, diagnostics).  Never raises for bad input."""
+    p = Parser(source, filename)
+    try:
+        module = p.parse_module()
+    except RecursionError:
+        p.diags.append(
+            Diagnostic("Expression nesting is too deep", Span(0, min(1, len(source)), 1, 1))
+        )
+        module = None
+    return module, p.diags
