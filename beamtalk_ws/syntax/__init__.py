@@ -35,3 +35,23 @@ def parse_expression(source: str, filename: str = "<input>"):
             [Diagnostic("Expected exactly one expression", Span(0, len(source), 1, 1))], source, filename
         )
     return m.items[0]
+
+
+from .ast import dump  # noqa: E402
+from .completeness import completeness  # noqa: E402
+from .unparse import unparse  # noqa: E402
+
+__all__ = [
+    "parse",
+    "parse_with_diagnostics",
+    "parse_expression",
+    "tokenize",
+    "completeness",
+    "unparse",
+    "dump",
+    "Diagnostic",
+    "SyntaxErrors",
+    "render_diagnostic",
+    "Token",
+    "Span",
+]

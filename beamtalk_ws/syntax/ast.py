@@ -435,3 +435,41 @@ def selector_arity(selector: str) -> int:
     if k == "binary":
         return 1
     return selector.count(":")
+
+
+def dump(node: Any, indent: str = "  ", with_spans: bool = False) -> str:
+    """Readable multi-line rendering of an AST (used by ``beamtalk check
+    --emit ast``)."""
+    out: list = []
+
+    def emit(v, level: int, prefix: str) -> None:
+        pad = indent * level
+        if isinstance(v, Node):
+            name = type(v).__name__
+            if with_spans and v.span is not NO_SPAN:
+                name += f" @{v.span.line}:{v.span.col}"
+            fs = [f for f in fields(v) if f.name not in ("span", "source")]
+            simple = all(not isinstance(getattr(v, f.name), (Node, tuple)) for f in fs)
+            if simple:
+                args = ", ".join(f"{f.name}={getattr(v, f.name)!r}" for f in fs)
+                out.append(f"{pad}{prefix}{name}({args})")
+                return
+            out.append(f"{pad}{prefix}{name}")
+            for f in fs:
+                emit(getattr(v, f.name), level + 1, f.name + ": ")
+        elif isinstance(v, tuple):
+            if not v:
+                out.append(f"{pad}{prefix}()")
+                return
+            if all(not isinstance(x, (Node, tuple)) for x in v):
+                out.append(f"{pad}{prefix}{v!r}")
+                return
+            out.append(f"{pad}{prefix}[")
+            for x in v:
+                emit(x, level + 1, "")
+            out.append(f"{pad}]")
+        else:
+            out.append(f"{pad}{prefix}{v!r}")
+
+    emit(node, 0, "")
+    return "\n".join(out)

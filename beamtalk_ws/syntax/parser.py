@@ -467,6 +467,9 @@ class Parser:
         i = self.i
         K = self.K
         k = K[i]
+        if self.in_class and self.NL[i] and self.depth == self.base and self.body_ends_at(i):
+            # the method body (or state default) ends here: like end of input
+            self.error(f"Unexpected token: expected expression, found {self.tok_text(i - 1)}", i - 1)
         if k == K_IDENT:
             V = self.V
             name = V[i]
@@ -1091,9 +1094,11 @@ class Parser:
         K = self.K
         V = self.V
         start = self.i
-        if not standalone:
+        if standalone:
+            p = start  # no sealed/class words after '>>'
+        else:
             doc = self.doc_before(start)
-        p = self.method_def_at(start)
+            p = self.method_def_at(start)
         sealed = False
         class_side = class_side_default
         for k in range(start, p):
