@@ -204,6 +204,14 @@ def test_python_specific_mappings():
     assert encode(FrozenMap({1: 2})) == encode({1: 2})
 
 
+def test_atoms_true_and_false_are_the_booleans():
+    assert encode(Atom("true")) == encode(True)
+    assert encode(Atom("false")) == encode(False)
+    assert decode(encode(Atom("true"))) is True
+    # where the format demands an atom (a node name) it stays an Atom
+    assert decode(encode(Pid(Atom("true"), 1, 2, 3))).node == Atom("true")
+
+
 def test_string_ext_limits():
     assert encode([7] * 65535)[1] == 107  # STRING_EXT
     long = encode([7] * 65536)

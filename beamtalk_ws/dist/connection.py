@@ -130,7 +130,7 @@ class ControlHandler:
     def on_monitor_exit(self, target: Pid | Atom, to: Pid, ref: Reference, reason: Any) -> None:
         pass
 
-    def on_connection_lost(self, detail: str) -> None:
+    def connection_lost(self, detail: str) -> None:
         pass
 
 
@@ -139,7 +139,7 @@ class Connection:
 
     ``start()`` launches the reader and the ticker; ``close()`` stops them.
     When the socket ends for any other reason the handler's
-    ``on_connection_lost`` is called exactly once.
+    ``connection_lost`` is called exactly once.
     """
 
     def __init__(
@@ -355,7 +355,7 @@ class Connection:
         except Exception:  # pragma: no cover - closing a broken transport
             pass
         if detail != "closed":
-            self._handler.on_connection_lost(detail)
+            self._handler.connection_lost(detail)
 
     async def close(self) -> None:
         """Close the socket and stop the tasks; does not report a loss to the handler."""

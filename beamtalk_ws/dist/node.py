@@ -615,6 +615,8 @@ class Node(ControlHandler):
 
     def on_monitor(self, sender: Pid, target: Any, ref: Reference) -> None:
         mb = self._by_pid.get(target) if isinstance(target, Pid) else self._by_name.get(target)
+        if mb is None and target == A_NET_KERNEL:
+            return  # our built-in net_kernel never dies; gen:call monitors it before pinging
         if mb is None:
             self._conn_or_fail().monitor_exit(target, sender, ref, A_NOPROC)
         else:
@@ -634,7 +636,7 @@ class Node(ControlHandler):
             return
         mb._deliver((A_DOWN, ref, A_PROCESS, reported, reason))
 
-    def on_connection_lost(self, detail: str) -> None:
+    def connection_lost(self, detail: str) -> None:
         exc = ConnectionLost(str(self.remote), detail)
         self._fail(exc)
         if not self.closed.done():

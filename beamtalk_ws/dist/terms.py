@@ -21,6 +21,10 @@ fun M:F/A              :class:`ExportFun`
 fun (...) -> ... end   :class:`LocalFun`
 =====================  ==========================================
 
+The atoms ``true`` and ``false`` decode as Python ``True``/``False``;
+``Atom('true')`` still encodes as the atom (it is the same Erlang term as
+``True``), but prefer the bools.
+
 ``None`` has no Erlang meaning (``undefined``? ``nil``? ``null``?), so it is
 rejected rather than guessed.
 
