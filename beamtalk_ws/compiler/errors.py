@@ -3,7 +3,7 @@ and `beamtalk check` render both the same way (file:line:col, source line, caret
 
 from __future__ import annotations
 
-from beamtalk_ws.syntax.diagnostics import Diagnostic, render_diagnostics
+from beamtalk_ws.syntax.diagnostics import Diagnostic, render_diagnostic
 
 
 class CompileError(Exception):
@@ -14,4 +14,4 @@ class CompileError(Exception):
         super().__init__("; ".join(d.message for d in self.diagnostics))
 
     def render(self) -> str:
-        return render_diagnostics(self.diagnostics, self.source, self.filename)
+        return "\n".join(render_diagnostic(d, self.source, self.filename) for d in self.diagnostics)
