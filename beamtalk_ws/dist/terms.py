@@ -74,6 +74,8 @@ class Atom(str):
     def __new__(cls, name: str = "") -> "Atom":
         if name.__class__ is Atom:
             return name  # type: ignore[return-value]
+        if not isinstance(name, str):
+            raise TypeError(f"an atom name must be a str, not {type(name).__name__}")
         a = _interned.get(name)
         if a is None:
             a = str.__new__(cls, name)
