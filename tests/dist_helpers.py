@@ -51,7 +51,16 @@ ECHO_MODULE = r"""
 start() ->
     Pid = spawn(fun() -> loop(#{port => open_port({spawn, "cat"}, [])}) end),
     register(bt_echo, Pid),
+    spawn(fun watch_stdin/0),
     io:format("ready~n").
+
+%% The test process holds our stdin: if it dies without killing us, we halt.
+watch_stdin() ->
+    case io:get_line('') of
+        eof -> erlang:halt();
+        {error, _} -> erlang:halt();
+        _ -> watch_stdin()
+    end.
 
 mk(X, Z) -> fun(Y) -> {X + Y, Z} end.
 
@@ -244,8 +253,12 @@ class ErlNode:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:  # pragma: no cover
             pass
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
+        for f in (self.proc.stdin, self.proc.stdout):
+            if f is not None:
+                try:
+                    f.close()
+                except OSError:  # pragma: no cover
+                    pass
 
 
 def start_erl_node(*, ticktime: int | None = None, extra_args: list[str] | None = None,
@@ -264,7 +277,7 @@ def start_erl_node(*, ticktime: int | None = None, extra_args: list[str] | None 
     args += extra_args or []
     args += ["-eval", "bt_dist_echo:start()"]
     env = dict(os.environ, ERL_EPMD_ADDRESS="127.0.0.1")
-    proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+    proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, env=env, text=True)
     node = ErlNode(name, cookie, proc)
     deadline = time.monotonic() + ready_timeout
