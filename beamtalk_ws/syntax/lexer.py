@@ -14,7 +14,7 @@ the hot loop of the front end):
 
 The last token is always ``K_EOF`` (its ``nls`` tells whether the input ends
 with a newline).  Trivia (whitespace and comments) is not materialised; the
-leading trivia of token ``i`` is ``source[trivia_starts[i]:starts[i]]``, which
+leading trivia of token ``i`` is ``source[ends[i-1]:starts[i]]``, which
 is where doc comments (``///``) are read from, lazily, by the parser.
 
 Strings with interpolation are split into ``K_STR_START``, the tokens of each
@@ -96,22 +96,26 @@ class Token(NamedTuple):
 
 # ----------------------------------------------------------------- regexes
 
-_TRIVIA = re.compile(r"(?:[ \t\r\n]+|//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?)*")
-
 _OPS = r"[+\-*/<>=~%&?,\\]"
 _ID = r"[A-Za-z_][A-Za-z0-9_]*"
 
+# Group 1 is the leading trivia (atomic: never re-read as tokens); the named
+# alternatives are the tokens.  ``other`` matches any character, and ``eof``
+# the end of the range, so consecutive matches always tile the text.
 _MASTER = re.compile(
     r"""
+    ((?>[ \t\r\n]*(?:(?://[^\n]*|/\*(?:[^*]|\*(?!/))*+(?:\*/)?)[ \t\r\n]*)*))
+    (?:
     (?P<id>[A-Za-z_][A-Za-z0-9_]*)(?P<colon>:(?!=))?
+  | (?P<punct>[()\[\]{}^;.!|])
   | (?P<radix>\d+r[A-Za-z0-9]+)
-  | (?P<num>-?\d+(?P<frac>\.\d+)?(?P<exp>[eE][+-]?\d*)?)
-  | (?P<str>"(?:[^"\\{]|""|\\[\s\S])*+")
-  | (?P<strx>")
+  | (?P<num>-?\d+(?:\.\d+)?(?:[eE][+-]?\d*)?)
   | (?P<assign>:=)
+  | (?P<colon2>:)
   | (?P<fat>=>)
   | (?P<op>=:=|=/=|""" + _OPS + r"""+)
-  | (?P<punct>[()\[\]{}^;.!|:])
+  | (?P<str>"(?:[^"\\{]|""|\\[\s\S])*+")
+  | (?P<strx>")
   | (?P<hash>\#[(\[{])
   | (?P<sym>\#(?:(?:""" + _ID + r""":(?!=))+(?:""" + _ID + r""")?|""" + _ID + r"""))
   | (?P<osym>\#(?:=:=|""" + _OPS + r"""+))
@@ -120,10 +124,65 @@ _MASTER = re.compile(
   | (?P<char>\$(?:\\[\s\S]|[^\\]))
   | (?P<at>@(?:[A-Za-z_][A-Za-z0-9_]*)?)
   | (?P<squote>'(?:[^'\n]|'')*'?)
+  | (?P<eof>\Z)
   | (?P<other>[\s\S])
+    )
     """,
     re.VERBOSE | re.ASCII,
 )
+
+# The same token set as _MASTER, but with exactly two groups (leading trivia,
+# token text) so that ``findall`` can return plain tuples: the fast path.
+# Strings whose interpolations are simple (no braces, quotes or ``$`` inside)
+# are matched whole, so that the scan can continue after them; any other
+# string start matches just ``"`` and forces a restart after hand-lexing it.
+_FAST = re.compile(
+    r"""
+    ((?>[ \t\r\n]*(?:(?://[^\n]*|/\*(?:[^*]|\*(?!/))*+(?:\*/)?)[ \t\r\n]*)*))
+    (
+    [A-Za-z_][A-Za-z0-9_]*(?::(?!=))?
+  | [()\[\]{}^;.!|]
+  | \d+r[A-Za-z0-9]+
+  | -?\d+(?:\.\d+)?(?:[eE][+-]?\d*)?
+  | :=?
+  | =>
+  | =:=|=/=|""" + _OPS + r"""+
+  | "(?:[^"\\{]|""|\\[\s\S]|\{[^{}"$]*\})*+"
+  | "
+  | \#[(\[{]
+  | \#(?:(?:""" + _ID + r""":(?!=))+(?:""" + _ID + r""")?|""" + _ID + r""")
+  | \#(?:=:=|""" + _OPS + r"""+)
+  | \#'(?:[^']|'')*+'
+  | \#'
+  | \$(?:\\[\s\S]|[^\\])
+  | @(?:[A-Za-z_][A-Za-z0-9_]*)?
+  | '(?:[^'\n]|'')*'?
+  | \Z
+  | [\s\S]
+    )
+    """,
+    re.VERBOSE | re.ASCII,
+)
+
+_C_ID, _C_PUNCT, _C_DIGIT, _C_MINUS, _C_OP, _C_COLON, _C_QUOTE, _C_HASH, _C_OTHER = range(1, 10)
+_FIRST = {}
+for _c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_":
+    _FIRST[_c] = _C_ID
+for _c in "()[]{}^;.!|":
+    _FIRST[_c] = _C_PUNCT
+for _c in "0123456789":
+    _FIRST[_c] = _C_DIGIT
+for _c in "+*/<>=~%&?,\\":
+    _FIRST[_c] = _C_OP
+_FIRST["-"] = _C_MINUS
+_FIRST[":"] = _C_COLON
+_FIRST['"'] = _C_QUOTE
+_FIRST["#"] = _C_HASH
+del _c
+
+#: after this many restarts (complex strings) the lexer switches to the
+#: match-object scanner for the rest of the range (keeps it linear)
+_MAX_RESTARTS = 32
 
 _CHAR_ESCAPES = {"n": 10, "t": 9, "r": 13, "\\": 92, "'": 39}
 
@@ -142,7 +201,6 @@ class Tokens:
         "nls",
         "lines",
         "cols",
-        "trivia_starts",
         "unterminated_comment",
     )
 
@@ -155,7 +213,6 @@ class Tokens:
         self.nls: list = []
         self.lines: list = []
         self.cols: list = []
-        self.trivia_starts: list = []
         self.unterminated_comment = False
 
     def __len__(self):
@@ -163,6 +220,10 @@ class Tokens:
 
     def text(self, i: int) -> str:
         return self.source[self.starts[i] : self.ends[i]]
+
+    def trivia_start(self, i: int) -> int:
+        """Offset where the leading trivia of token i starts."""
+        return self.ends[i - 1] if i > 0 else 0
 
     def span(self, i: int) -> Span:
         return Span(self.starts[i], self.ends[i], self.lines[i], self.cols[i])
@@ -190,7 +251,7 @@ class _Lexer:
             self.line += src.count("\n", a, b)
             self.line_start = k + 1
 
-    def _emit(self, kind, value, start, end, nl, tstart):
+    def _emit(self, kind, value, start, end, nl):
         t = self.t
         t.kinds.append(kind)
         t.values.append(value)
@@ -199,179 +260,308 @@ class _Lexer:
         t.nls.append(nl)
         t.lines.append(self.line)
         t.cols.append(start - self.line_start + 1)
-        t.trivia_starts.append(tstart)
 
     # -- main loop ---------------------------------------------------------
-    def run(self, pos: int, end: int) -> int:
-        """Tokenise src[pos:end]; return the position reached (== end)."""
+    def run(self, pos: int, end: int) -> None:
+        """Tokenise src[pos:end], including trailing trivia."""
+        restarts = 0
+        while pos is not None:
+            if restarts < _MAX_RESTARTS:
+                pos = self._scan_fast(pos, end)
+                restarts += 1
+            else:
+                pos = self._scan(pos, end)
+
+    def _scan_fast(self, pos: int, end: int):
+        """Fast path: ``findall`` gives (trivia, token text) pairs; tokens are
+        classified by their first character.  Returns None when the range is
+        done, or a position to restart from."""
         src = self.src
-        trivia = _TRIVIA.match
-        master = _MASTER.match
         t = self.t
-        kinds = t.kinds
-        values = t.values
-        starts = t.starts
-        ends = t.ends
-        nls = t.nls
-        lines = t.lines
-        cols = t.cols
-        tstarts = t.trivia_starts
-        find = src.find
-        while True:
-            tstart = pos
-            m = trivia(src, pos, end)
-            p = m.end()
+        k_app = t.kinds.append
+        v_app = t.values.append
+        s_app = t.starts.append
+        e_app = t.ends.append
+        n_app = t.nls.append
+        l_app = t.lines.append
+        c_app = t.cols.append
+        first = _FIRST.get
+        line = self.line
+        line_start = self.line_start
+        for triv, tok in _FAST.findall(src, pos, end):
+            ts = pos + len(triv)
+            te = ts + len(tok)
             nl = False
-            if p != pos:
-                if find("\n", pos, p) >= 0:
-                    nl = True
-                    self._advance_lines(pos, p)
-                if p == end and end == self.n:
-                    self._check_unterminated_comment(pos, p)
-                pos = p
-            if pos >= end:
-                return pos
-            m = master(src, pos, end)
+            if triv and "\n" in triv:
+                nl = True
+                line += triv.count("\n")
+                line_start = pos + triv.rfind("\n") + 1
+            pos = te
+            if not tok:  # end of range
+                if end == self.n and "/*" in triv:
+                    self._check_unterminated_comment(ts - len(triv), ts)
+                break
+            code = first(tok[0], _C_OTHER)
+            if code == _C_ID:
+                if tok[-1] == ":":
+                    k_app(K_KEYWORD)
+                else:
+                    k_app(K_IDENT)
+                v_app(tok)
+            elif code == _C_PUNCT:
+                k_app(tok)
+                v_app(tok)
+            elif code == _C_OP:
+                if tok == "=>":
+                    k_app(K_FATARROW)
+                    v_app(K_FATARROW)
+                else:
+                    k_app(K_BINOP)
+                    v_app(tok)
+            elif code == _C_DIGIT or (code == _C_MINUS and len(tok) > 1 and "0" <= tok[1] <= "9"):
+                if len(tok) < 19 and tok.isdigit():
+                    k_app(K_INT)
+                    v_app(int(tok))
+                elif "r" in tok:
+                    kind, val = _radix_token(tok)
+                    k_app(kind)
+                    v_app(val)
+                elif "." in tok or "e" in tok or "E" in tok:
+                    kind, val = _float_token(tok)
+                    k_app(kind)
+                    v_app(val)
+                else:
+                    kind, val = _int_token(tok)
+                    k_app(kind)
+                    v_app(val)
+            elif code == _C_MINUS:
+                k_app(K_BINOP)
+                v_app(tok)
+            elif code == _C_COLON:
+                if tok == ":=":
+                    k_app(K_ASSIGN)
+                    v_app(K_ASSIGN)
+                else:
+                    k_app(K_COLON)
+                    v_app(K_COLON)
+            elif code == _C_QUOTE:
+                if len(tok) > 1 and "{" not in tok:
+                    val = tok[1:-1]
+                    if '"' in val:
+                        val = val.replace('""', '"')
+                    k_app(K_STRING)
+                    v_app(val)
+                    if "\n" in tok:
+                        s_app(ts)
+                        e_app(te)
+                        n_app(nl)
+                        l_app(line)
+                        c_app(ts - line_start + 1)
+                        line += tok.count("\n")
+                        line_start = ts + tok.rfind("\n") + 1
+                        continue
+                else:
+                    self.line = line
+                    self.line_start = line_start
+                    p = self._string(ts, nl, end)
+                    if p != te:
+                        return p  # the regex disagreed: restart after it
+                    line = self.line
+                    line_start = self.line_start
+                    continue
+            else:
+                g = _rare_group(code, tok)
+                kind, val = self._rare(g, ts, te, end)
+                if kind is None:
+                    kind, val, tend = val
+                    self.line = line
+                    self.line_start = line_start
+                    self._emit(kind, val, ts, tend, nl)
+                    self._advance_lines(ts, tend)
+                    if tend != te:
+                        return tend
+                    line = self.line
+                    line_start = self.line_start
+                    continue
+                k_app(kind)
+                v_app(val)
+            s_app(ts)
+            e_app(te)
+            n_app(nl)
+            l_app(line)
+            c_app(ts - line_start + 1)
+        self.line = line
+        self.line_start = line_start
+        return None
+
+    def _scan(self, pos: int, end: int):
+        """Tokenise from pos with one regex iterator.  Returns None when the
+        range is done, or the position to restart from after a token that
+        the regex cannot lex alone (interpolated/unterminated strings)."""
+        src = self.src
+        t = self.t
+        k_app = t.kinds.append
+        v_app = t.values.append
+        s_app = t.starts.append
+        e_app = t.ends.append
+        n_app = t.nls.append
+        l_app = t.lines.append
+        c_app = t.cols.append
+        find = src.find
+        line = self.line
+        line_start = self.line_start
+        for m in _MASTER.finditer(src, pos, end):
             g = m.lastgroup
-            mend = m.end()
-            if g == "colon" or g == "id":
-                if m.group("colon") is not None:
-                    kind = K_KEYWORD
-                    val = m.group()
-                else:
-                    kind = K_IDENT
-                    val = m.group("id")
+            ms, ts = m.span(1)
+            te = m.end()
+            nl = False
+            if ts != ms and find("\n", ms, ts) >= 0:
+                nl = True
+                line += src.count("\n", ms, ts)
+                line_start = src.rfind("\n", ms, ts) + 1
+            if g == "id":
+                k_app(K_IDENT)
+                v_app(src[ts:te])
+            elif g == "colon":
+                k_app(K_KEYWORD)
+                v_app(src[ts:te])
             elif g == "punct":
-                kind = val = m.group()
-            elif g == "num" or g == "frac" or g == "exp":
-                text = m.group()
-                if m.group("frac") is None and m.group("exp") is None:
-                    kind, val = _int_token(text)
-                else:
-                    kind, val = _float_token(text)
+                c = src[ts]
+                k_app(c)
+                v_app(c)
             elif g == "op":
-                kind = K_BINOP
-                val = m.group()
+                k_app(K_BINOP)
+                v_app(src[ts:te])
+            elif g == "num":
+                text = src[ts:te]
+                if "." in text or "e" in text or "E" in text:
+                    kind, val = _float_token(text)
+                else:
+                    kind, val = _int_token(text)
+                k_app(kind)
+                v_app(val)
             elif g == "assign":
-                kind = val = K_ASSIGN
+                k_app(K_ASSIGN)
+                v_app(K_ASSIGN)
             elif g == "fat":
-                kind = val = K_FATARROW
+                k_app(K_FATARROW)
+                v_app(K_FATARROW)
+            elif g == "colon2":
+                k_app(K_COLON)
+                v_app(K_COLON)
             elif g == "str":
-                text = m.group()
-                kind = K_STRING
-                val = text[1:-1]
+                val = src[ts + 1 : te - 1]
                 if '"' in val:
                     val = val.replace('""', '"')
-                if "\n" in text:
-                    # emit first (line/col of the start), then move lines
-                    kinds.append(kind)
-                    values.append(val)
-                    starts.append(pos)
-                    ends.append(mend)
-                    nls.append(nl)
-                    lines.append(self.line)
-                    cols.append(pos - self.line_start + 1)
-                    tstarts.append(tstart)
-                    self._advance_lines(pos, mend)
-                    pos = mend
+                k_app(K_STRING)
+                v_app(val)
+                if find("\n", ts, te) >= 0:
+                    s_app(ts)
+                    e_app(te)
+                    n_app(nl)
+                    l_app(line)
+                    c_app(ts - line_start + 1)
+                    line += src.count("\n", ts, te)
+                    line_start = src.rfind("\n", ts, te) + 1
                     continue
+            elif g == "eof":
+                if end == self.n and find("/*", ms, ts) >= 0:
+                    self._check_unterminated_comment(ms, ts)
+                self.line = line
+                self.line_start = line_start
+                return None
             elif g == "strx":
-                pos = self._string(pos, nl, tstart, end)
-                continue
-            elif g == "sym":
-                kind = K_SYMBOL
-                val = m.group()[1:]
-            elif g == "hash":
-                kind = val = m.group()
-            elif g == "char":
-                kind = K_CHAR
-                text = m.group()
-                if text[1] == "\\":
-                    c = text[2]
-                    val = _CHAR_ESCAPES.get(c, ord(c))
-                else:
-                    val = ord(text[1])
-                if "\n" in text:
-                    self._emit(kind, val, pos, mend, nl, tstart)
-                    self._advance_lines(pos, mend)
-                    pos = mend
+                self.line = line
+                self.line_start = line_start
+                return self._string(ts, nl, end)
+            else:
+                kind, val = self._rare(g, ts, te, end)
+                if kind is None:
+                    # a token with embedded newlines, or one that ends
+                    # elsewhere than the regex match
+                    kind, val, tend = val
+                    self.line = line
+                    self.line_start = line_start
+                    self._emit(kind, val, ts, tend, nl)
+                    self._advance_lines(ts, tend)
+                    if tend != te:
+                        return tend
+                    line = self.line
+                    line_start = self.line_start
                     continue
-            elif g == "radix":
-                kind, val = _radix_token(m.group())
-            elif g == "osym":
-                kind = K_SYMBOL
-                val = m.group()[1:]
-            elif g == "qsym":
-                kind = K_SYMBOL
-                val = m.group()[2:-1].replace("''", "'")
-                if "\n" in val:
-                    self._emit(kind, val, pos, mend, nl, tstart)
-                    self._advance_lines(pos, mend)
-                    pos = mend
-                    continue
-            elif g == "qsymx":
-                mend = end
-                kind = K_ERROR
-                val = LexError("Unterminated quoted symbol: " + src[pos:mend], None, True)
-                self._emit(kind, val, pos, mend, nl, tstart)
-                self._advance_lines(pos, mend)
-                pos = mend
-                continue
-            elif g == "at":
-                text = m.group()
-                if text == "@primitive" or text == "@intrinsic" or text == "@expect":
-                    kind = val = text
-                else:
-                    kind = K_ERROR
-                    if text == "@":
-                        val = LexError(
-                            "Unexpected '@': expected @primitive, @intrinsic or @expect"
-                        )
-                    else:
-                        val = LexError(
-                            f"Unknown directive '{text}'",
-                            "directives are @primitive, @intrinsic and @expect",
-                        )
-            elif g == "squote":
-                kind = K_ERROR
-                val = LexError(SINGLE_QUOTED)
-            elif g == "char" or g == "other":
-                text = m.group()
-                kind = K_ERROR
-                if text == "#":
-                    val = LexError(
-                        "Unexpected '#': expected a symbol (#foo, #at:put:, #+, #'text') "
-                        "or a literal opener #( #[ #{"
-                    )
-                elif text == "$":
-                    if mend < end and src[mend] == "\\":
-                        mend += 1
-                    val = LexError("Unexpected end of input after '$' (character literal)")
-                elif ord(text) > 127:
-                    val = LexError(
-                        f"Unexpected character '{text}'",
-                        "identifiers, keywords and symbols are ASCII only",
-                    )
-                else:
-                    val = LexError(f"Unexpected character {text!r}")
-            else:  # pragma: no cover - every alternative is handled above
-                raise AssertionError(g)
-            kinds.append(kind)
-            values.append(val)
-            starts.append(pos)
-            ends.append(mend)
-            nls.append(nl)
-            lines.append(self.line)
-            cols.append(pos - self.line_start + 1)
-            tstarts.append(tstart)
-            pos = mend
+                k_app(kind)
+                v_app(val)
+            s_app(ts)
+            e_app(te)
+            n_app(nl)
+            l_app(line)
+            c_app(ts - line_start + 1)
+        # not reached: the eof alternative always matches at the end
+        self.line = line
+        self.line_start = line_start
+        return None
+
+    def _rare(self, g, ts, te, end):
+        """Less frequent token kinds.  Returns (kind, value), or (None, (kind,
+        value, token_end)) for tokens that contain newlines or end elsewhere
+        than the regex match."""
+        src = self.src
+        if g == "sym":
+            return K_SYMBOL, src[ts + 1 : te]
+        if g == "hash":
+            return src[ts:te], src[ts:te]
+        if g == "char":
+            text = src[ts:te]
+            if text[1] == "\\":
+                c = text[2]
+                val = _CHAR_ESCAPES.get(c, ord(c))
+            else:
+                val = ord(text[1])
+            if "\n" in text:
+                return None, (K_CHAR, val, te)
+            return K_CHAR, val
+        if g == "radix":
+            return _radix_token(src[ts:te])
+        if g == "osym":
+            return K_SYMBOL, src[ts + 1 : te]
+        if g == "qsym":
+            val = src[ts + 2 : te - 1].replace("''", "'")
+            if "\n" in val:
+                return None, (K_SYMBOL, val, te)
+            return K_SYMBOL, val
+        if g == "qsymx":
+            return None, (K_ERROR, LexError("Unterminated quoted symbol: " + _short(src[ts:end]), None, True), end)
+        if g == "at":
+            text = src[ts:te]
+            if text == "@primitive" or text == "@intrinsic" or text == "@expect":
+                return text, text
+            if text == "@":
+                return K_ERROR, LexError("Unexpected '@': expected @primitive, @intrinsic or @expect")
+            return K_ERROR, LexError(
+                f"Unknown directive '{text}'", "directives are @primitive, @intrinsic and @expect"
+            )
+        if g == "squote":
+            return K_ERROR, LexError(SINGLE_QUOTED)
+        # other
+        text = src[ts:te]
+        if text == "#":
+            return K_ERROR, LexError(
+                "Unexpected '#': expected a symbol (#foo, #at:put:, #+, #'text') "
+                "or a literal opener #( #[ #{"
+            )
+        if text == "$":
+            msg = LexError("Unexpected end of input after '$' (character literal)")
+            if te < end and src[te] == "\\":
+                return None, (K_ERROR, msg, te + 1)
+            return K_ERROR, msg
+        if ord(text) > 127:
+            return K_ERROR, LexError(
+                f"Unexpected character '{text}'", "identifiers, keywords and symbols are ASCII only"
+            )
+        return K_ERROR, LexError(f"Unexpected character {text!r}")
 
     def _check_unterminated_comment(self, a: int, b: int) -> None:
         src = self.src
-        k = src.rfind("/*", a, b)
-        if k < 0:
-            return
-        # re-scan the trivia to see whether the last block comment is open
         i = a
         while i < b:
             c = src[i]
@@ -388,9 +578,9 @@ class _Lexer:
                 i += 1
 
     # -- strings -----------------------------------------------------------
-    def _string(self, pos: int, nl: bool, tstart: int, end: int) -> int:
+    def _string(self, pos: int, nl: bool, end: int) -> int:
         """Lex a string starting at src[pos] == '"' that contains an
-        interpolation or is unterminated.  Returns the new position."""
+        interpolation or is unterminated.  Returns the position after it."""
         src = self.src
         i = pos + 1
         buf: list = []
@@ -399,41 +589,38 @@ class _Lexer:
         run = _STR_RUN.match
         while True:
             if i >= end:
-                return self._unterminated(pos, nl, tstart, end)
+                return self._unterminated(pos, nl, end)
             c = src[i]
             if c == '"':
                 if i + 1 < end and src[i + 1] == '"':
                     buf.append('"')
                     i += 2
                     continue
-                # closing quote
-                kind = K_STRING if first else K_STR_END
-                self._emit(kind, "".join(buf), seg_start, i + 1, nl if first else False, tstart if first else seg_start)
+                self._emit(K_STRING if first else K_STR_END, "".join(buf), seg_start, i + 1, nl if first else False)
                 self._advance_lines(seg_start, i + 1)
                 return i + 1
             if c == "\\":
                 if i + 1 >= end:
-                    return self._unterminated(pos, nl, tstart, end)
+                    return self._unterminated(pos, nl, end)
                 buf.append(src[i : i + 2])
                 i += 2
                 continue
             if c == "{":
                 j = _find_interp_end(src, i + 1, end)
                 if j < 0:
-                    return self._unterminated(pos, nl, tstart, end)
+                    return self._unterminated(pos, nl, end)
                 if src[i + 1 : j].strip(" \t\r\n") == "":
                     # empty interpolation: the whole string becomes one error
-                    # token (span: the braces)
+                    # token (its span: the braces)
                     close = _find_string_end(src, j + 1, end)
                     if close < 0:
-                        return self._unterminated(pos, nl, tstart, end)
+                        return self._unterminated(pos, nl, end)
                     self._rollback(pos)
                     self._advance_lines(pos, i)
-                    self._emit(K_ERROR, LexError(EMPTY_INTERPOLATION), i, j + 1, nl, tstart)
+                    self._emit(K_ERROR, LexError(EMPTY_INTERPOLATION), i, j + 1, nl)
                     self._advance_lines(i, close)
                     return close
-                kind = K_STR_START if first else K_STR_SEG
-                self._emit(kind, "".join(buf), seg_start, i + 1, nl if first else False, tstart if first else seg_start)
+                self._emit(K_STR_START if first else K_STR_SEG, "".join(buf), seg_start, i + 1, nl if first else False)
                 self._advance_lines(seg_start, i + 1)
                 first = False
                 buf = []
@@ -459,25 +646,40 @@ class _Lexer:
         if k < len(t.starts):
             self.line = t.lines[k]
             self.line_start = t.starts[k] - t.cols[k] + 1
-            for arr in (t.kinds, t.values, t.starts, t.ends, t.nls, t.lines, t.cols, t.trivia_starts):
+            for arr in (t.kinds, t.values, t.starts, t.ends, t.nls, t.lines, t.cols):
                 del arr[k:]
 
-    def _unterminated(self, pos: int, nl: bool, tstart: int, end: int) -> int:
+    def _unterminated(self, pos: int, nl: bool, end: int) -> int:
         """Emit the error token for an unterminated string starting at pos.
         Tokens already emitted for the string's interpolations are removed."""
         self._rollback(pos)
         text = self.src[pos:end]
-        shown = text if len(text) <= 40 else text[:40] + "…"
-        self._emit(
-            K_ERROR,
-            LexError(f"Unterminated string: {shown}", None, True),
-            pos,
-            end,
-            nl,
-            tstart,
-        )
+        self._emit(K_ERROR, LexError(f"Unterminated string: {_short(text)}", None, True), pos, end, nl)
         self._advance_lines(pos, end)
         return end
+
+
+def _rare_group(code: int, tok: str) -> str:
+    """Map a fast-path token to the _MASTER group name used by _rare."""
+    c = tok[0]
+    if c == "#":
+        if len(tok) == 1:
+            return "other"
+        d = tok[1]
+        if d in "([{":
+            return "hash"
+        if d == "'":
+            return "qsym" if len(tok) > 2 else "qsymx"
+        if d.isalpha() or d == "_":
+            return "sym"
+        return "osym"
+    if c == "$":
+        return "char" if len(tok) > 1 else "other"
+    if c == "@":
+        return "at"
+    if c == "'":
+        return "squote"
+    return "other"
 
 
 def _find_string_end(src: str, i: int, end: int) -> int:
@@ -604,16 +806,13 @@ def _short(text: str) -> str:
 
 def lex(source: str) -> Tokens:
     """Tokenise ``source`` into arrays (never raises; bad input becomes
-    ``K_ERROR`` tokens)."""
+    ``K_ERROR`` tokens).  The last token is ``K_EOF``."""
     lx = _Lexer(source)
-    lx.run(0, len(source))
-    t = lx.t
     n = len(source)
-    # EOF token: NL-before if the trailing trivia holds a newline
+    lx.run(0, n)
+    t = lx.t
     last_end = t.ends[-1] if t.ends else 0
-    tstart = last_end
-    # trailing trivia starts after the last token (strings may end later)
-    nl = source.find("\n", tstart, n) >= 0 if tstart < n else False
+    nl = last_end < n and source.find("\n", last_end, n) >= 0
     t.kinds.append(K_EOF)
     t.values.append(None)
     t.starts.append(n)
@@ -621,7 +820,6 @@ def lex(source: str) -> Tokens:
     t.nls.append(nl)
     t.lines.append(lx.line)
     t.cols.append(n - lx.line_start + 1)
-    t.trivia_starts.append(tstart)
     return t
 
 

@@ -106,6 +106,29 @@ _Assignment = _fast_factory(A.Assignment)
 _Block = _fast_factory(A.Block)
 _FieldAccess = _fast_factory(A.FieldAccess)
 
+_ArrayLit = _fast_factory(A.ArrayLit)
+_CascadeMessage = _fast_factory(A.CascadeMessage)
+_MapPair = _fast_factory(A.MapPair)
+_MatchArm = _fast_factory(A.MatchArm)
+_Cascade = _fast_factory(A.Cascade)
+_Cast = _fast_factory(A.Cast)
+_ClassDef = _fast_factory(A.ClassDef)
+_Expect = _fast_factory(A.Expect)
+_InterpolatedString = _fast_factory(A.InterpolatedString)
+_ListLit = _fast_factory(A.ListLit)
+_LiteralPattern = _fast_factory(A.LiteralPattern)
+_MapLit = _fast_factory(A.MapLit)
+_Match = _fast_factory(A.Match)
+_MethodDef = _fast_factory(A.MethodDef)
+_Primitive = _fast_factory(A.Primitive)
+_Return = _fast_factory(A.Return)
+_StandaloneMethod = _fast_factory(A.StandaloneMethod)
+_StateDecl = _fast_factory(A.StateDecl)
+_Super = _fast_factory(A.Super)
+_TuplePattern = _fast_factory(A.TuplePattern)
+_VariablePattern = _fast_factory(A.VariablePattern)
+_WildcardPattern = _fast_factory(A.WildcardPattern)
+
 _LITERAL_KINDS = {K_INT: _IntegerLit, K_FLOAT: _FloatLit, K_STRING: _StringLit, K_SYMBOL: _SymbolLit, K_CHAR: _CharLit}
 _OPENERS = (K_LPAREN, K_LBRACKET, K_LBRACE, K_HASH_PAREN, K_HASH_BRACKET, K_HASH_BRACE, K_STR_START)
 _CLOSERS = (K_RPAREN, K_RBRACKET, K_RBRACE, K_STR_END)
@@ -143,6 +166,7 @@ class Parser:
         self.in_class = False  # method bodies and state defaults
         self.base = 0  # nesting depth of the current method body statements
         self.in_method = False  # @primitive allowed
+        self.stmt_start = -1  # first token of the current method-body statement
 
     # ------------------------------------------------------------ utilities
     def span(self, a: int, b: int) -> Span:
@@ -218,13 +242,14 @@ class Parser:
         while K[self.i] != K_EOF:
             start = self.i
             try:
-                j = self.class_header_at(self.i)
-                if j >= 0:
-                    items.append(self.parse_class(j))
-                    continue
-                if self.standalone_at(self.i):
-                    items.append(self.parse_standalone())
-                    continue
+                if K[start] == K_IDENT and self.maybe_declaration(start):
+                    j = self.class_header_at(start)
+                    if j >= 0:
+                        items.append(self.parse_class(j))
+                        continue
+                    if self.standalone_at(start):
+                        items.append(self.parse_standalone())
+                        continue
                 st = self.parse_statement()
                 k = K[self.i]
                 if k == K_PERIOD:
@@ -240,6 +265,19 @@ class Parser:
                 self.recover(start, e.depth)
         span = _tnew(Span, (0, len(self.source), 1, 1))
         return A.Module(tuple(items), span=span)
+
+    def maybe_declaration(self, i: int) -> bool:
+        """Cheap pre-check (token i is an identifier): could a class header,
+        a standalone method or a method definition start here?"""
+        k1 = self.K[i + 1]
+        if k1 == K_FATARROW or k1 == K_IDENT:
+            return True
+        if k1 == K_KEYWORD:
+            return self.V[i + 1] == "subclass:"
+        if k1 == K_BINOP:
+            v = self.V[i + 1]
+            return v == ">>" or v == "->"
+        return False
 
     def recover(self, start: int, depth: int, stop_at_methods: bool = False) -> None:
         """Skip tokens after an error: stop after a '.'/'!' at the nesting of
@@ -275,7 +313,7 @@ class Parser:
     # ------------------------------------------------------------ statements
     def make_cast(self, st):
         if isinstance(st, (A.UnarySend, A.BinarySend, A.KeywordSend, A.Cascade)):
-            return A.Cast(st, span=_tnew(Span, (st.span[0], self.E[self.i], st.span[2], st.span[3])))
+            return _Cast(st, _tnew(Span, (st.span[0], self.E[self.i], st.span[2], st.span[3])))
         self.report(
             "Cast '!' can only follow a message send",
             self.i,
@@ -290,7 +328,7 @@ class Parser:
         if k == K_CARET:
             self.i = i + 1
             value = self.parse_assignment()
-            return A.Return(value, span=self.span_from(self.span(i, i)))
+            return _Return(value, _tnew(Span, (self.S[i], self.E[self.i - 1], self.LN[i], self.CO[i])))
         if k == K_EXPECT:
             return self.parse_expect()
         return self.parse_assignment()
@@ -308,12 +346,31 @@ class Parser:
                     j,
                     hint="categories are " + ", ".join(EXPECT_CATEGORIES),
                 )
-            return A.Expect(cat, span=self.span(i, j))
+            return _Expect(cat, self.span(i, j))
         self.error("Expected a category after @expect (dnu, type, unused or all)", j if self.K[j] != K_EOF else i)
 
     def parse_assignment(self):
-        lhs = self.parse_cascade()
-        if self.K[self.i] == K_ASSIGN:
+        K = self.K
+        i = self.i
+        if K[i] == K_IDENT and K[i + 1] == K_ASSIGN:
+            # fast path for ``name := value``
+            name = self.V[i]
+            c = name[0]
+            if "A" <= c <= "Z" or name == "super":
+                self.error("Assignment target must be an identifier or field access", i)
+            lhs = _Variable(name, _tnew(Span, (self.S[i], self.E[i], self.LN[i], self.CO[i])))
+            self.i = i + 2
+            self.enter()
+            value = self.parse_assignment()
+            self.depth -= 1
+            ls = lhs.span
+            return _Assignment(lhs, value, _tnew(Span, (ls[0], self.E[self.i - 1], ls[2], ls[3])))
+        lhs = self.parse_keyword()
+        k = K[self.i]
+        if k == K_SEMI:
+            lhs = self.parse_cascade(lhs)
+            k = K[self.i]
+        if k == K_ASSIGN:
             if not isinstance(lhs, (A.Variable, A.FieldAccess)):
                 self.error("Assignment target must be an identifier or field access", span=lhs.span)
             self.i += 1
@@ -324,23 +381,21 @@ class Parser:
             return _Assignment(lhs, value, _tnew(Span, (ls[0], self.E[self.i - 1], ls[2], ls[3])))
         return lhs
 
-    def parse_cascade(self):
-        first = self.parse_keyword()
+    def parse_cascade(self, first):
+        """``first ; part ; part…`` — called with the current token at ';'."""
         K = self.K
-        if K[self.i] != K_SEMI:
-            return first
         if self.in_class and self.NL[self.i] and self.stop_here(self.i):
             return first
         messages = []
         if isinstance(first, A.UnarySend):
             receiver = first.receiver
-            messages.append(A.CascadeMessage(first.selector, (), span=self._msg_span(first)))
+            messages.append(_CascadeMessage(first.selector, (), self._msg_span(first)))
         elif isinstance(first, A.BinarySend):
             receiver = first.receiver
-            messages.append(A.CascadeMessage(first.operator, (first.argument,), span=self._msg_span(first)))
+            messages.append(_CascadeMessage(first.operator, (first.argument,), self._msg_span(first)))
         elif isinstance(first, A.KeywordSend):
             receiver = first.receiver
-            messages.append(A.CascadeMessage(first.selector, first.arguments, span=self._msg_span(first)))
+            messages.append(_CascadeMessage(first.selector, first.arguments, self._msg_span(first)))
         else:
             receiver = None
         V = self.V
@@ -352,7 +407,7 @@ class Parser:
             k = K[i]
             if k == K_IDENT:
                 self.i += 1
-                messages.append(A.CascadeMessage(V[i], (), span=self.span(i, i)))
+                messages.append(_CascadeMessage(V[i], (), self.span(i, i)))
             elif k == K_KEYWORD:
                 parts = []
                 args = []
@@ -365,11 +420,11 @@ class Parser:
                     parts.append(V[j])
                     self.i += 1
                     args.append(self.parse_binary(0))
-                messages.append(A.CascadeMessage("".join(parts), tuple(args), span=self.span(i, self.i - 1)))
+                messages.append(_CascadeMessage("".join(parts), tuple(args), self.span(i, self.i - 1)))
             elif k == K_BINOP and V[i] in _PREC:
                 self.i += 1
                 arg = self.parse_unary()
-                messages.append(A.CascadeMessage(V[i], (arg,), span=self.span(i, self.i - 1)))
+                messages.append(_CascadeMessage(V[i], (arg,), self.span(i, self.i - 1)))
             else:
                 if k == K_ERROR:
                     self.lex_error(i)
@@ -380,7 +435,7 @@ class Parser:
                 span=first.span,
                 hint="a cascade sends several messages to the receiver of the first message",
             )
-        return A.Cascade(receiver, tuple(messages), span=self.span_from(first.span))
+        return _Cascade(receiver, tuple(messages), self.span_from(first.span))
 
     def _msg_span(self, send) -> Span:
         """Span of the first cascade message: from after the receiver."""
@@ -394,10 +449,22 @@ class Parser:
         return self.depth == self.base and self.CO[i] == 1
 
     def parse_keyword(self):
-        recv = self.parse_binary(0)
+        # keywordExpr: binaryExpr [keyword binaryExpr ...] (first binaryExpr
+        # inlined: this is the hottest path of the parser)
+        recv = self.parse_primary()
         K = self.K
         i = self.i
-        if K[i] != K_KEYWORD or self.NL[i]:
+        k = K[i]
+        if k == K_IDENT and not self.NL[i]:
+            recv = self.unary_tail(recv)
+            k = K[self.i]
+        if k == K_BINOP:
+            recv = self.binary_tail(recv, 0)
+            k = K[self.i]
+        if k != K_KEYWORD:
+            return recv
+        i = self.i
+        if self.NL[i]:
             return recv
         V = self.V
         if V[i] == "match:" and K[i + 1] == K_LBRACKET:
@@ -421,8 +488,34 @@ class Parser:
             recv, "".join(parts), tuple(args), _tnew(Span, (rs[0], self.E[self.i - 1], rs[2], rs[3]))
         )
 
+    def unary_tail(self, node):
+        """Unary selectors on the same line after ``node``."""
+        K = self.K
+        V = self.V
+        NL = self.NL
+        E = self.E
+        i = self.i
+        ns = node.span
+        while K[i] == K_IDENT and not NL[i]:
+            node = _UnarySend(node, V[i], _tnew(Span, (ns[0], E[i], ns[2], ns[3])))
+            i += 1
+        self.i = i
+        return node
+
     def parse_binary(self, min_prec: int):
-        left = self.parse_unary()
+        left = self.parse_primary()
+        K = self.K
+        i = self.i
+        k = K[i]
+        if k == K_IDENT and not self.NL[i]:
+            left = self.unary_tail(left)
+            k = K[self.i]
+        if k == K_BINOP:
+            return self.binary_tail(left, min_prec)
+        return left
+
+    def binary_tail(self, left, min_prec: int):
+        """Precedence climbing over the binary operators after ``left``."""
         K = self.K
         V = self.V
         while True:
@@ -467,7 +560,7 @@ class Parser:
         i = self.i
         K = self.K
         k = K[i]
-        if self.in_class and self.NL[i] and self.depth == self.base and self.body_ends_at(i):
+        if self.in_class and self.NL[i] and i != self.stmt_start and self.depth == self.base and self.body_ends_at(i):
             # the method body (or state default) ends here: like end of input
             self.error(f"Unexpected token: expected expression, found {self.tok_text(i - 1)}", i - 1)
         if k == K_IDENT:
@@ -483,7 +576,7 @@ class Parser:
             if "A" <= c <= "Z":
                 return _GlobalRef(name, sp)
             if name == "super":
-                return A.Super(span=sp)
+                return _Super(sp)
             return _Variable(name, sp)
         f = _LITERAL_KINDS.get(k)
         if f is not None:
@@ -545,7 +638,7 @@ class Parser:
             self.i = j + 1
         else:
             self.error(f"Expected a name after @{kind} (a string or identifier)", j if k != K_EOF else i)
-        node = A.Primitive(name, kind, span=self.span(i, j))
+        node = _Primitive(name, kind, self.span(i, j))
         if not self.in_method:
             self.report(f"@{kind} can only appear inside a method body (after =>)", span=node.span)
         return node
@@ -635,7 +728,7 @@ class Parser:
                 hint="an interpolation holds one expression without cascade, assignment or '^'",
             )
         self.depth -= 1
-        return A.InterpolatedString(tuple(parts), span=self.span(start, self.i - 1))
+        return _InterpolatedString(tuple(parts), self.span(start, self.i - 1))
 
     def _comma(self, i: int) -> bool:
         return self.K[i] == K_BINOP and self.V[i] == ","
@@ -663,7 +756,7 @@ class Parser:
             self.close_error("Expected ')' to close list literal", start)
         self.i += 1
         self.depth -= 1
-        return A.ListLit(tuple(elements), tail, span=self.span(start, self.i - 1))
+        return _ListLit(tuple(elements), tail, self.span(start, self.i - 1))
 
     def parse_array(self):
         K = self.K
@@ -684,7 +777,7 @@ class Parser:
             self.close_error("Expected ']' to close array literal", start)
         self.i += 1
         self.depth -= 1
-        return A.ArrayLit(tuple(elements), span=self.span(start, self.i - 1))
+        return _ArrayLit(tuple(elements), self.span(start, self.i - 1))
 
     def parse_map(self):
         K = self.K
@@ -707,7 +800,7 @@ class Parser:
                     self.error(f"Expected '=>' after map key, found {self.describe(self.i)}")
                 self.i += 1
                 value = self.parse_binary(0)
-                pairs.append(A.MapPair(key, value, span=self.span_from(key.span)))
+                pairs.append(_MapPair(key, value, self.span_from(key.span)))
                 if self._comma(self.i):
                     self.i += 1
                     if K[self.i] == K_RBRACE:
@@ -718,7 +811,7 @@ class Parser:
             self.close_error("Expected '}' to close map literal", start)
         self.i += 1
         self.depth -= 1
-        return A.MapLit(tuple(pairs), span=self.span(start, self.i - 1))
+        return _MapLit(tuple(pairs), self.span(start, self.i - 1))
 
     # ------------------------------------------------------------ match
     def parse_match(self, subject):
@@ -753,7 +846,7 @@ class Parser:
                 self.error(f"Expected '->' after match pattern, found {self.describe(self.i)}")
             self.i += 1
             body = self.parse_keyword()
-            arms.append(A.MatchArm(pattern, guard, body, span=self.span(a, self.i - 1)))
+            arms.append(_MatchArm(pattern, guard, body, self.span(a, self.i - 1)))
             k = K[self.i]
             if k == K_SEMI:
                 self.i += 1
@@ -765,7 +858,7 @@ class Parser:
             self.close_error("Expected ']' to close match", open_i)
         self.i += 1
         self.depth -= 1
-        return A.Match(subject, tuple(arms), span=self.span_from(subject.span))
+        return _Match(subject, tuple(arms), self.span_from(subject.span))
 
     def parse_pattern(self):
         K = self.K
@@ -775,18 +868,18 @@ class Parser:
         if k == K_IDENT:
             self.i += 1
             if V[i] == "_":
-                return A.WildcardPattern(span=self.span(i, i))
-            return A.VariablePattern(V[i], span=self.span(i, i))
+                return _WildcardPattern(self.span(i, i))
+            return _VariablePattern(V[i], self.span(i, i))
         f = _LITERAL_KINDS.get(k)
         if f is not None:
             self.i += 1
             lit = f(V[i], self.span(i, i))
-            return A.LiteralPattern(lit, span=lit.span)
+            return _LiteralPattern(lit, lit.span)
         if k == K_BINOP and V[i] == "-" and K[i + 1] in (K_INT, K_FLOAT):
             self.i += 2
             v = -V[i + 1]
             lit = (_IntegerLit if K[i + 1] == K_INT else _FloatLit)(v, self.span(i, i + 1))
-            return A.LiteralPattern(lit, span=lit.span)
+            return _LiteralPattern(lit, lit.span)
         if k == K_LBRACE:
             self.enter()
             self.i += 1
@@ -802,7 +895,7 @@ class Parser:
                 self.close_error("Expected '}' to close tuple pattern", i)
             self.i += 1
             self.depth -= 1
-            return A.TuplePattern(tuple(elements), span=self.span(i, self.i - 1))
+            return _TuplePattern(tuple(elements), self.span(i, self.i - 1))
         if k == K_ERROR:
             self.lex_error(i)
         self.error(f"Expected a pattern, found {self.describe(i)}")
@@ -917,7 +1010,7 @@ class Parser:
         """The doc comment (consecutive ``///`` lines) in the leading trivia of
         token i, or None."""
         src = self.source
-        a = self.toks.trivia_starts[i]
+        a = self.toks.trivia_start(i)
         b = self.S[i]
         if src.find("///", a, b) < 0:
             return None
@@ -1020,7 +1113,7 @@ class Parser:
         finally:
             self.in_class, self.base, self.in_method = saved
         end = self.E[self.i - 1]
-        return A.ClassDef(
+        return _ClassDef(
             name,
             superclass,
             modifiers,
@@ -1029,7 +1122,7 @@ class Parser:
             tuple(methods),
             doc,
             self.source[self.S[start] : end],
-            span=self.span(start, self.i - 1),
+            self.span(start, self.i - 1),
         )
 
     def guarded_item(self, fn):
@@ -1074,7 +1167,7 @@ class Parser:
             self.in_method = False
             self.base = self.depth
             default = self.parse_statement()
-        return A.StateDecl(name, typ, default, doc, span=self.span(start, self.i - 1))
+        return _StateDecl(name, typ, default, doc, self.span(start, self.i - 1))
 
     def parse_type(self) -> str:
         K = self.K
@@ -1117,7 +1210,7 @@ class Parser:
         self.i += 1
         body, body_end = self.parse_method_body(selector, arrow)
         source = self.source[self.S[p] : body_end]
-        return A.MethodDef(
+        return _MethodDef(
             selector,
             tuple(params),
             body,
@@ -1127,7 +1220,7 @@ class Parser:
             tuple(ptypes) if any(t is not None for t in ptypes) else (),
             doc,
             source,
-            span=_tnew(Span, (self.S[start], body_end, self.LN[start], self.CO[start])),
+            _tnew(Span, (self.S[start], body_end, self.LN[start], self.CO[start])),
         )
 
     def parse_pattern_def(self):
@@ -1175,10 +1268,12 @@ class Parser:
             return True
         if self.NL[i] and self.CO[i] == 1:
             return True
+        if k == K_IDENT:
+            if not self.maybe_declaration(i):
+                return False
+            return self.method_def_at(i) >= 0 or self.class_header_at(i) >= 0 or self.standalone_at(i)
         if k == K_KEYWORD:
             return self.V[i] == "state:" or self.method_def_at(i) >= 0
-        if k == K_IDENT:
-            return self.method_def_at(i) >= 0 or self.class_header_at(i) >= 0 or self.standalone_at(i)
         if k == K_BINOP:
             return self.pattern_end(i) >= 0
         return False
@@ -1202,6 +1297,7 @@ class Parser:
                 )
                 return (), body_end
             while True:
+                self.stmt_start = self.i
                 st = self.parse_statement()
                 k = K[self.i]
                 sep = False
@@ -1238,7 +1334,7 @@ class Parser:
             j += 1
         self.i = j + 1  # skip '>>'
         m = self.parse_method(class_side_default=class_side, doc=doc, standalone=True)
-        return A.StandaloneMethod(class_name, class_side, m, span=self.span(start, self.i - 1))
+        return _StandaloneMethod(class_name, class_side, m, self.span(start, self.i - 1))
 
 
 def parse_source(source: str, filename: str = "<input>"):
