@@ -1,0 +1,76 @@
+"""The contract between generated code and the Erlang runtime (`erl_support/`).
+
+Generated code calls only the functions listed here; the runtime provides
+exactly these.  Keeping the list in one place is what lets the code generator
+and the runtime change independently.
+
+Values are BEAM terms as DESIGN D6 says.  Class objects are
+`{beamtalk_object, 'Name class', Module, ClassPid}`, metaclass objects
+`{beamtalk_object, 'Metaclass', Module, ClassPid}` (D8), actors
+`{beamtalk_object, 'Name', Module, ActorPid}`.  Value objects are maps with
+`'$beamtalk_class' => Name` and one key per field.
+
+Method calling conventions (entries of a method table):
+
+* `{v, Fun}` — value style: `Fun(Self, A1, ..., An) -> Result`.  Used for
+  instance methods of value/object classes, for every class-side method
+  (Self is the class object) and for Object methods inherited by actors.
+* `{a, Fun}` — actor style: `Fun(Self, State, A1, ..., An) -> {Result, State1}`.
+  Self is the actor record, State the actor's state map; used for instance
+  methods of actor classes.  The actor process stores State1.
+
+Class descriptions (argument of `beamtalk_class:define/1`, built by the
+ClassBuilder protocol, seed ADR 0038) are maps:
+
+    #{name => atom(), superclass => atom() | nil,
+      module => atom() | undefined,            % undefined for dynamic classes
+      fields => [{Name, DefaultFun :: fun(() -> term())}],   % own fields, in order
+      methods => #{Selector => {v | a, Fun}},
+      class_methods => #{Selector => Fun},       % value style
+      class_vars => [{Name, DefaultFun}],
+      modifiers => [abstract | sealed | typed],
+      sealed_methods => [Selector],
+      source => binary() | undefined, source_file => binary() | undefined,
+      doc => binary() | nil,
+      method_info => #{Selector => #{source => binary(), doc => binary() | nil,
+                                     class_side => boolean()}}}
+
+The kind (actor / value / object) follows the superclass chain (spec
+semantics §3.2); `define/1` answers the class object, and registering a name
+that exists updates that class in place (hot reload, semantics §10).
+"""
+
+from __future__ import annotations
+
+# module, function -- the runtime entry points generated code may call
+SEND = ("beamtalk_send", "send")                  # send(Receiver, Selector, Args) -> Result
+SUPER_SEND = ("beamtalk_send", "super_send")      # super_send(DefiningClass, Self, Selector, Args)
+ACTOR_SELF_SEND = ("beamtalk_send", "self_send")  # self_send(Self, State, Selector, Args) -> {Result, State1}
+ACTOR_SUPER_SEND = ("beamtalk_send", "super_self_send")
+# super_self_send(DefiningClass, Self, State, Selector, Args) -> {Result, State1}
+CAST = ("beamtalk_send", "cast")                  # cast(Receiver, Selector, Args) -> ok
+CLASS_OF = ("beamtalk_send", "class_of")          # class_of(Value) -> class object
+RESPONDS_TO = ("beamtalk_send", "responds_to")    # responds_to(Value, Selector) -> boolean()
+GLOBAL = ("beamtalk_class", "global")             # global(Name) -> class object | workspace global
+DEFINE_CLASS = ("beamtalk_class", "define")       # define(Description) -> class object
+CLASS_VAR = ("beamtalk_class", "class_var")       # class_var(ClassObject, Name) -> Value
+SET_CLASS_VAR = ("beamtalk_class", "set_class_var")  # set_class_var(ClassObject, Name, Value) -> Value
+BLOCK_VALUE = ("beamtalk_block", "value")         # value(Block, Args) -> Result (arity-checked)
+NEW_EXCEPTION_TOKEN = ("erlang", "make_ref")      # per-invocation token of non-local return
+ON_DO = ("beamtalk_exception", "on_do")           # on_do(BodyFun, Filter, HandlerFun) -> Result
+ENSURE = ("beamtalk_exception", "ensure")         # ensure(BodyFun, CleanupFun) -> Result
+IF_CURTAILED = ("beamtalk_exception", "if_curtailed")
+ERROR = ("beamtalk_exception", "user_error")      # user_error(Receiver, Message) -> no_return()
+FIELD_ERROR = ("beamtalk_exception", "raise")     # raise(Kind, Class, Selector, Message, Hint)
+PRINT_STRING = ("beamtalk_print", "print_string")
+DISPLAY_STRING = ("beamtalk_print", "display_string")
+CONCAT = ("beamtalk_rt", "concat")
+ARRAY_FROM_LIST = ("beamtalk_rt", "array_from_list")
+ASSOCIATION = ("beamtalk_rt", "association")      # association(Key, Value)
+ERLANG_CALL = ("beamtalk_erlang", "call")         # call(Module, Function, Args) with interop error mapping
+MATCH_ERROR = ("beamtalk_exception", "no_match")  # no_match(Value): no match: arm matched
+
+# Non-local return: a block's `^v` throws {'$bt_nlr', Token, v}; the method
+# that lexically contains the block catches it by Token.
+NLR_TAG = "$bt_nlr"
+CLASS_KEY = "$beamtalk_class"

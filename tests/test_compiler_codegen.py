@@ -1,0 +1,92 @@
+"""Code generation without a node: the forms for representative inputs,
+pinned as printed Erlang terms (source beside the forms it becomes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from beamtalk_ws.compiler import CompileError, compile_input
+from beamtalk_ws.compiler.forms import format_term
+from beamtalk_ws.syntax import SyntaxErrors
+
+
+def body(source, bound=()):
+    """The printed body expressions of eval/1 for `source`."""
+    forms = compile_input(source, frozenset(bound)).forms
+    function = forms[2]
+    clause = function[4][0]
+    return [format_term(e) for e in clause[4]]
+
+
+SNAPSHOTS = [
+    ("3 + 4 * 2", [
+        "{match,1,{var,1,'T1'},{op,1,'*',{integer,1,4},{integer,1,2}}}",
+        "{match,1,{var,1,'T2'},{op,1,'+',{integer,1,3},{var,1,'T1'}}}",
+        "{tuple,1,[{var,1,'T2'},{var,1,'Bindings0'}]}",
+    ]),
+    ("x := 1", [
+        "{match,1,{var,1,'V1'},{integer,1,1}}",
+        "{tuple,1,[{var,1,'V1'},{map,1,{var,1,'Bindings0'},[{map_field_assoc,1,{atom,1,x},{var,1,'V1'}}]}]}",
+    ]),
+    ("y", [
+        "{match,1,{var,1,'B1'},{call,1,{remote,1,{atom,1,beamtalk_workspace},{atom,1,lookup}},"
+        "[{atom,1,y},{var,1,'Bindings0'}]}}",
+        "{tuple,1,[{var,1,'B1'},{var,1,'Bindings0'}]}",
+    ]),
+    ("2 ** 3", [
+        "{match,1,{var,1,'T1'},{call,1,{remote,1,{atom,1,erlang},{atom,1,round}},[{call,1,{remote,1,"
+        "{atom,1,math},{atom,1,pow}},[{call,1,{remote,1,{atom,1,erlang},{atom,1,float}},[{integer,1,2}]},"
+        "{call,1,{remote,1,{atom,1,erlang},{atom,1,float}},[{integer,1,3}]}]}]}}",
+        "{tuple,1,[{var,1,'T1'},{var,1,'Bindings0'}]}",
+    ]),
+    ('"hé"', ["{tuple,1,[{bin,1,[{bin_element,1,{string,1,[104,233]},default,[utf8]}]},{var,1,'Bindings0'}]}"]),
+    ("#sym", ["{tuple,1,[{atom,1,sym},{var,1,'Bindings0'}]}"]),
+    ("7 % 2 = 1", [
+        "{match,1,{var,1,'T1'},{op,1,rem,{integer,1,7},{integer,1,2}}}",
+        "{match,1,{var,1,'T2'},{op,1,'=:=',{var,1,'T1'},{integer,1,1}}}",
+        "{tuple,1,[{var,1,'T2'},{var,1,'Bindings0'}]}",
+    ]),
+    ("Erlang lists reverse: #(1, 2)", [
+        "{match,1,{var,1,'T1'},{call,1,{remote,1,{atom,1,lists},{atom,1,reverse}},"
+        "[{cons,1,{integer,1,1},{cons,1,{integer,1,2},{nil,1}}}]}}",
+        "{tuple,1,[{var,1,'T1'},{var,1,'Bindings0'}]}",
+    ]),
+]
+
+
+@pytest.mark.parametrize("source,expected", SNAPSHOTS, ids=[s for s, _ in SNAPSHOTS])
+def test_forms_snapshot(source, expected):
+    assert body(source, bound={"y"}) == expected
+
+
+def test_module_shape():
+    forms = compile_input("1", frozenset()).forms
+    printed = [format_term(f) for f in forms]
+    assert printed[0] == "{attribute,1,module,'$bt_eval'}"
+    assert printed[1] == "{attribute,1,export,[{eval,1}]}"
+    assert printed[-1] == "{eof,1}"
+
+
+def test_undefined_variables_all_reported_with_locations():
+    with pytest.raises(CompileError) as err:
+        compile_input("a + 1.\nb := 2.\nb + c", frozenset())
+    msgs = [(d.message, d.span.line, d.span.col) for d in err.value.diagnostics]
+    assert msgs == [("Undefined variable: a", 1, 1), ("Undefined variable: c", 3, 5)]
+    rendered = err.value.render()
+    assert "<input>:3:5: Undefined variable: c" in rendered
+    assert "  b + c\n      ^" in rendered
+
+
+def test_bound_names_are_defined():
+    assert compile_input("x + 1", frozenset({"x"})).forms
+
+
+def test_self_outside_method():
+    with pytest.raises(CompileError, match="self can only be used inside a method body"):
+        compile_input("self", frozenset())
+
+
+def test_syntax_errors_come_from_the_parser():
+    with pytest.raises(SyntaxErrors) as err:
+        compile_input("]", frozenset())
+    assert "Unexpected token: expected expression, found ]" in err.value.render()
