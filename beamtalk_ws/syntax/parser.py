@@ -360,9 +360,13 @@ class Parser:
                 self.error("Assignment target must be an identifier or field access", i)
             lhs = _Variable(name, _tnew(Span, (self.S[i], self.E[i], self.LN[i], self.CO[i])))
             self.i = i + 2
-            self.enter()
-            value = self.parse_assignment()
-            self.depth -= 1
+            j = self.i
+            if K[j] == K_IDENT and K[j + 1] == K_ASSIGN:  # a := b := …
+                self.enter()
+                value = self.parse_assignment()
+                self.depth -= 1
+            else:
+                value = self.parse_assignment()
             ls = lhs.span
             return _Assignment(lhs, value, _tnew(Span, (ls[0], self.E[self.i - 1], ls[2], ls[3])))
         lhs = self.parse_keyword()
@@ -636,6 +640,8 @@ class Parser:
         if k == K_STRING or (k == K_IDENT and not self.NL[j]):
             name = self.V[j]
             self.i = j + 1
+        elif k == K_ERROR:
+            self.lex_error(j)
         else:
             self.error(f"Expected a name after @{kind} (a string or identifier)", j if k != K_EOF else i)
         node = _Primitive(name, kind, self.span(i, j))

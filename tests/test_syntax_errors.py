@@ -1,0 +1,255 @@
+"""Diagnostics: spec wording, spans, rendering, error recovery, and the
+``beamtalk check`` command."""
+
+import os
+
+import pytest
+
+from beamtalk_ws.syntax import (
+    Diagnostic,
+    Span,
+    SyntaxErrors,
+    parse,
+    parse_with_diagnostics,
+    render_diagnostic,
+)
+from beamtalk_ws.syntax.check import check_main, collect_files
+
+
+def diags(src):
+    return parse_with_diagnostics(src)[1]
+
+
+# every error message quoted by spec/syntax.md (and repl.md §7), with the
+# position (line, col) it is reported at
+SPEC_MESSAGES = [
+    ("]", "Unexpected token: expected expression, found ]", (1, 1)),
+    ("[:x | x + 1", "Expected ']' to close block", (1, 12)),
+    ("123 + ", "Unexpected token: expected expression, found +", (1, 5)),
+    ("(1 + 2]", "Expected ')' to close parentheses", (1, 7)),
+    ("[:x x + 1]", "Expected '|' after block parameters", (1, 5)),
+    ("obj foo:", "Unexpected token: expected expression, found foo:", (1, 5)),
+    ("1 + + 2", "Unexpected token: expected expression, found +", (1, 5)),
+    ("1; 2; 3", "Expected message selector in cascade", (1, 4)),
+    ('"{}"', "empty interpolation {} is not allowed, use \\{ for literal brace", (1, 2)),
+    ('x := "a {  } b"', "empty interpolation {} is not allowed, use \\{ for literal brace", (1, 9)),
+    ("'hello'", "single-quoted strings are no longer supported, use double quotes", (1, 1)),
+    ("x := 9223372036854775808", "Invalid integer: 9223372036854775808", (1, 6)),
+    ("x := 2r102", "Invalid integer: 2r102", (1, 6)),
+    ("Foo := 3", "Assignment target must be an identifier or field access", (1, 1)),
+    ("x := " + "(" * 65 + "1" + ")" * 65, "Expression nesting is too deep", (1, 70)),
+    ("Object subclass: #Foo", "Expected class name after subclass:, found #Foo", (1, 18)),
+    ('@primitive "+"', "@primitive can only appear inside a method body (after =>)", (1, 1)),
+    ("Object subclass: A\n  foo =>\n  bar => 1", "Method `foo` has an empty body", (2, 7)),
+    ("x := a b!", "Cast '!' can only follow a message send", (1, 9)),
+    ("{1, 2}", "Unexpected token: expected expression, found {", (1, 1)),
+    ('x > 0\n  ifTrue: ["pos"]', "Unexpected token: expected expression, found ifTrue:", (2, 3)),
+]
+
+
+@pytest.mark.parametrize("src,msg,pos", SPEC_MESSAGES)
+def test_spec_error_messages(src, msg, pos):
+    ds = diags(src)
+    assert ds, src
+    assert ds[0].message == msg
+    assert (ds[0].span.line, ds[0].span.col) == pos
+    assert ds[0].severity == "error"
+
+
+@pytest.mark.parametrize(
+    "src,fragment",
+    [
+        ('"hello', '"hello'),
+        ("#", "#"),
+        ("café := 1", "é"),
+        ("counter🚀", "🚀"),
+        ("计数器", "计"),
+        ("42$", "$"),
+    ],
+)
+def test_error_messages_mention_the_offending_text(src, fragment):
+    assert fragment in diags(src)[0].message
+
+
+def test_every_diagnostic_has_a_span_inside_the_source():
+    for src, _msg, _pos in SPEC_MESSAGES:
+        for d in diags(src):
+            assert isinstance(d.span, Span)
+            assert 0 <= d.span.start <= d.span.end <= len(src)
+
+
+# ----------------------------------------------------------------- rendering
+
+def test_render_format():
+    src = "x := 1\ny := ]\n"
+    with pytest.raises(SyntaxErrors) as ei:
+        parse(src, "demo.bt")
+    text = ei.value.render()
+    assert text == (
+        "demo.bt:2:6: Unexpected token: expected expression, found ]\n"
+        "  y := ]\n"
+        "       ^"
+    )
+
+
+def test_render_underlines_the_whole_token():
+    src = "x := foo bar: baz:"
+    text = parse_with_diagnostics(src)[1][0].render(src, "f.bt")
+    assert text.splitlines()[1:] == ["  x := foo bar: baz:", "                ^^^^"]
+
+
+def test_render_keeps_tabs_aligned():
+    src = "\tx := ]"
+    text = render_diagnostic(diags(src)[0], src, "t.bt")
+    assert text.splitlines()[2] == "  \t     ^"
+
+
+def test_render_hint():
+    d = Diagnostic("Something", Span(0, 1, 1, 1), hint="try this")
+    assert render_diagnostic(d, "x", "a.bt") == "a.bt:1:1: Something\n  x\n  ^\n  hint: try this"
+
+
+def test_render_warning_prefix():
+    d = Diagnostic("Unused variable", Span(0, 1, 1, 1), severity="warning")
+    assert render_diagnostic(d, "x", "a.bt").startswith("a.bt:1:1: warning: Unused variable")
+
+
+def test_render_at_end_of_input():
+    src = "[:x | x + 1"
+    text = render_diagnostic(diags(src)[0], src, "e.bt")
+    assert text.splitlines() == ["e.bt:1:12: Expected ']' to close block", "  [:x | x + 1", "             ^"]
+
+
+def test_syntax_errors_exception():
+    with pytest.raises(SyntaxErrors) as ei:
+        parse("]\n)", "x.bt")
+    e = ei.value
+    assert len(e.diagnostics) == 2
+    assert str(e).startswith("x.bt:1:1: ")
+    assert e.messages() == [
+        "Unexpected token: expected expression, found ]",
+        "Unexpected token: expected expression, found )",
+    ]
+
+
+# ----------------------------------------------------------------- recovery
+
+def test_several_independent_errors_in_a_file():
+    src = "x := 1 + + 2\ny := ]\nok := 3\nz := (1 + 2]\nw := [:a a]\n"
+    ds = diags(src)
+    assert [(d.span.line, d.message) for d in ds] == [
+        (1, "Unexpected token: expected expression, found +"),
+        (2, "Unexpected token: expected expression, found ]"),
+        (4, "Expected ')' to close parentheses"),
+        (5, "Expected '|' after block parameters"),
+    ]
+
+
+def test_recovery_after_period_on_same_line():
+    ds = diags("x := ]. y := )")
+    assert [d.message for d in ds] == [
+        "Unexpected token: expected expression, found ]",
+        "Unexpected token: expected expression, found )",
+    ]
+
+
+def test_recovery_keeps_good_statements():
+    m, ds = parse_with_diagnostics("a := 1\nb := ]\nc := 3")
+    assert len(ds) == 1
+    assert [type(i).__name__ for i in m.items] == ["Assignment", "Assignment"]
+
+
+def test_error_inside_block_does_not_cascade():
+    ds = diags("x := [:a | a + + 1. a]\ny := 2")
+    assert [d.message for d in ds] == ["Unexpected token: expected expression, found +"]
+
+
+# ----------------------------------------------------------------- beamtalk check
+
+@pytest.fixture
+def tree(tmp_path):
+    (tmp_path / "good.bt").write_text("Object subclass: A\n  foo => 1\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "bad.bt").write_text("x := ]\ny := 1 + + 2\n")
+    (tmp_path / "sub" / "notes.txt").write_text("]]]")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "h.bt").write_text("]")
+    return tmp_path
+
+
+def test_check_reports_and_exit_status(tree, capsys):
+    rc = check_main([str(tree)])
+    out, err = capsys.readouterr()
+    bad = os.path.join(str(tree), "sub", "bad.bt")
+    assert rc == 1
+    assert out.splitlines() == [
+        f"{bad}:1:6: Unexpected token: expected expression, found ]",
+        "  x := ]",
+        "       ^",
+        f"{bad}:2:10: Unexpected token: expected expression, found +",
+        "  y := 1 + + 2",
+        "           ^",
+    ]
+    assert "2 files checked: 2 errors" in err
+
+
+def test_check_ok(tree, capsys):
+    assert check_main([str(tree / "good.bt")]) == 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "1 file checked, no errors" in err
+
+
+def test_check_emit_ast(tree, capsys):
+    assert check_main(["--emit", "ast", str(tree / "good.bt")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Module\n  items: [\n    ClassDef\n      name: 'A'")
+    assert "MethodDef" in out and "selector: 'foo'" in out
+
+
+def test_check_emit_source(tree, capsys):
+    assert check_main(["--emit", "source", str(tree / "good.bt")]) == 0
+    assert capsys.readouterr().out == "Object subclass: A\n  foo =>\n    1\n"
+
+
+def test_check_emit_ast_of_bad_file(tree, capsys):
+    assert check_main(["--emit", "ast", str(tree / "sub" / "bad.bt")]) == 1
+    assert "Module" not in capsys.readouterr().out
+
+
+def test_check_usage_errors(tree, capsys):
+    assert check_main([]) == 2
+    assert check_main([str(tree / "missing.bt")]) == 2
+    assert check_main(["--emit", "ast", str(tree)]) == 2
+    assert check_main(["--bogus"]) == 2
+
+
+def test_check_extra_passes(tree, capsys):
+    seen = []
+
+    def semantic(module, source, filename):
+        seen.append(filename)
+        return [Diagnostic("Undefined variable: foo", Span(0, 6, 1, 1))]
+
+    def warn(module, source, filename):
+        return [Diagnostic("just saying", Span(0, 1, 1, 1), severity="warning")]
+
+    assert check_main([str(tree / "good.bt")], extra_passes=[warn]) == 0
+    assert check_main([str(tree)], extra_passes=[semantic]) == 1
+    out = capsys.readouterr().out
+    assert "good.bt:1:1: Undefined variable: foo" in out
+    # extra passes only run on files that parsed
+    assert seen == [str(tree / "good.bt")]
+
+
+def test_collect_files(tree):
+    files, missing = collect_files([str(tree), str(tree / "nope")])
+    assert [os.path.relpath(f, tree) for f in files] == ["good.bt", os.path.join("sub", "bad.bt")]
+    assert missing == [str(tree / "nope")]
+
+
+def test_check_invalid_utf8(tmp_path, capsys):
+    f = tmp_path / "bin.bt"
+    f.write_bytes(b"x := \xff\xfe 1\n")
+    assert check_main([str(f)]) == 1
+    assert "Unexpected character" in capsys.readouterr().out
