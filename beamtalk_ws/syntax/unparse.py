@@ -106,6 +106,21 @@ def _keyword_parts(selector: str, args, first_is_match_guard: bool) -> str:
     return " ".join(out)
 
 
+_OP_CHARS = frozenset("+-*/<>=~%&?,\\")
+
+
+def _commas(texts) -> str:
+    """Join with ", " – but an element ending in an operator character (an
+    operator symbol such as ``#+``) would swallow the comma into its run."""
+    out = []
+    last = len(texts) - 1
+    for n, t in enumerate(texts):
+        out.append(t)
+        if n != last:
+            out.append(" , " if t and t[-1] in _OP_CHARS else ", ")
+    return "".join(out)
+
+
 def _string_body(value: str) -> str:
     out = []
     i = 0
@@ -194,14 +209,14 @@ def _raw(node) -> str:
                 parts.append("{" + _expr(p, KEYWORD) + "}")
         return '"' + "".join(parts) + '"'
     if t is A.ListLit:
-        els = ", ".join(_expr(e, BINARY) for e in node.elements)
+        els = _commas([_expr(e, BINARY) for e in node.elements])
         if node.tail is not None:
             return "#(" + els + " | " + _expr(node.tail, UNARY) + ")"
         return "#(" + els + ")"
     if t is A.ArrayLit:
-        return "#[" + ", ".join(_expr(e, BINARY) for e in node.elements) + "]"
+        return "#[" + _commas([_expr(e, BINARY) for e in node.elements]) + "]"
     if t is A.MapLit:
-        return "#{" + ", ".join(_pair(p) for p in node.pairs) + "}"
+        return "#{" + _commas([_pair(p) for p in node.pairs]) + "}"
     if t is A.Match:
         arms = "; ".join(_arm(a) for a in node.arms)
         return _expr(node.subject, BINARY) + " match: [" + arms + "]"
@@ -224,8 +239,9 @@ def _raw(node) -> str:
 
 def _pair(p: A.MapPair) -> str:
     k = p.key
-    if type(k) is A.Variable:
-        key = "(" + k.name + ")"
+    if type(k) is A.Variable or type(k) is A.Super:
+        # a bare lower-case name before => is read as a symbol
+        key = "(" + _raw(k) + ")"
     else:
         key = _expr(k, UNARY)
     return key + " => " + _expr(p.value, BINARY)
@@ -247,7 +263,7 @@ def _pattern(p) -> str:
     if t is A.LiteralPattern:
         return _raw(p.value_node)
     if t is A.TuplePattern:
-        return "{" + ", ".join(_pattern(e) for e in p.elements) + "}"
+        return "{" + _commas([_pattern(e) for e in p.elements]) + "}"
     raise TypeError(f"not a pattern: {t.__name__}")
 
 
