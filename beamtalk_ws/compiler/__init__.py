@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from beamtalk_ws.syntax import ast, parse
 
-from .codegen import compile_repl_statements
+from .units import compile_repl_statements
 from .errors import CompileError
 from .semantic import ScopeCheck
 
@@ -40,10 +40,7 @@ def compile_input(source: str, bound=frozenset(), filename: str = "<input>") -> 
     diagnostics = ScopeCheck(frozenset(bound)).run(statements)
     if diagnostics:
         raise CompileError(diagnostics, source, filename)
-    try:
-        forms, unique = compile_repl_statements(statements, frozenset(bound))
-    except CompileError as e:
-        raise CompileError(e.diagnostics, source, filename) from None
+    forms, unique = compile_repl_statements(statements, frozenset(bound), source, filename)
     return CompiledInput(forms, unique, module)
 
 

@@ -1,159 +1,280 @@
-"""Lowering of checked AST to Erlang abstract forms.
+"""Lowering of checked AST to Erlang abstract forms: expressions and sends.
 
 One generator method per AST node kind (`gen_<NodeName>`), each returning a
-form; sub-expressions with effects are bound to fresh variables in evaluation
-order (A-normal form), so Erlang's single assignment and unspecified operand
-order never change Beamtalk's left-to-right semantics.  The Erlang compiler
-removes the extra variables.
+form.  Sub-expressions with effects are bound to fresh variables in
+evaluation order (A-normal form), so Erlang's single assignment and its
+unspecified operand order never change Beamtalk's left-to-right semantics;
+the Erlang compiler removes the extra variables.  Control structures with
+literal blocks are inlined by `control.py`; sends go through the runtime
+(`runtime_abi.py`) unless the spec says the compiler specialises them.
 """
 
 from __future__ import annotations
 
 from beamtalk_ws.syntax import ast
-from beamtalk_ws.syntax.diagnostics import Diagnostic
 
 from . import forms as F
+from . import runtime_abi as R
+from .context import STATE, Body, Ctx
 from .errors import CompileError
+from beamtalk_ws.syntax.diagnostics import Diagnostic
 
 # Binary operators that map straight onto an Erlang operator (spec §6).
-_DIRECT_OPS = {
+DIRECT_OPS = {
     "+": "+", "-": "-", "*": "*", "/": "/", "%": "rem",
     "==": "==", "/=": "/=", "=:=": "=:=", "=/=": "=/=", "=": "=:=",
     "<": "<", ">": ">", "<=": "=<", ">=": ">=",
 }
 
 
-def _line(node) -> int:
+def line_of(node) -> int:
     span = getattr(node, "span", None)
     return span.line if span is not None else 1
 
 
-class Unsupported(Exception):
+def rt(entry, args, line):
+    """A call of a runtime entry point from runtime_abi."""
+    module, function = entry
+    return F.call(module, function, args, line)
+
+
+class GenError(Exception):
+    """A located error found while generating; becomes a CompileError."""
+
     def __init__(self, message: str, node):
         super().__init__(message)
         self.node = node
 
-
-class Body:
-    """A straight-line sequence of Erlang expressions being built."""
-
-    def __init__(self, gen: "ExprGen"):
-        self.gen = gen
-        self.exprs: list = []
-
-    def bind(self, form, line: int, hint: str = "T") -> tuple:
-        name = self.gen.fresh(hint)
-        self.exprs.append(F.match(F.var(name, line), form, line))
-        return F.var(name, line)
+    def diagnostic(self) -> Diagnostic:
+        return Diagnostic(str(self), self.node.span)
 
 
 class ExprGen:
-    """Generates expressions for one compilation unit (a REPL input)."""
+    """Generates the expressions of one compilation unit."""
 
-    def __init__(self, bindings_var: str, bound: frozenset[str]):
-        self.counter = 0
-        self.bindings_var = bindings_var
-        self.bound = bound
-        self.env: dict[str, tuple] = {}      # Beamtalk name -> current Erlang var form
-        self.assigned: list[str] = []        # session names assigned, first-assignment order
+    def __init__(self, counter):
+        self.counter = counter
         self.makes_funs = False
+        from .control import Inliner  # the two halves refer to each other
+        self.inliner = Inliner(self)
 
     def fresh(self, hint: str) -> str:
-        self.counter += 1
-        return f"{hint}{self.counter}"
+        return self.counter.fresh(hint)
 
-    # -- dispatch -------------------------------------------------------------
-    def gen(self, node, body: Body):
+    # -- dispatch ---------------------------------------------------------------
+    def gen(self, node, body: Body, ctx: Ctx):
         method = getattr(self, "gen_" + type(node).__name__, None)
         if method is None:
-            raise Unsupported(f"{_describe(node)} is not supported by the compiler yet", node)
-        return method(node, body)
+            raise GenError(f"{type(node).__name__} cannot be used as an expression here", node)
+        return method(node, body, ctx)
 
-    # -- literals -------------------------------------------------------------
-    def gen_IntegerLit(self, node, body):
-        return F.integer(node.value, _line(node))
+    def statements(self, stmts, body: Body, ctx: Ctx, empty=None):
+        """Generate a statement sequence; answer the value of the last one.
 
-    def gen_FloatLit(self, node, body):
-        return F.float_(node.value, _line(node))
+        A `^` ends the sequence: at method level it is the method's value, in
+        a block it is a non-local return."""
+        value = empty if empty is not None else F.atom("nil")
+        for stmt in stmts:
+            if isinstance(stmt, ast.Expect):
+                continue
+            value = self.gen(stmt, body, ctx)
+            if isinstance(stmt, ast.Return):
+                break
+        return value
 
-    def gen_StringLit(self, node, body):
-        return F.binary_string(node.value, _line(node))
+    # -- literals -----------------------------------------------------------------
+    def gen_IntegerLit(self, node, body, ctx):
+        return F.integer(node.value, line_of(node))
 
-    def gen_SymbolLit(self, node, body):
-        return F.atom(node.name, _line(node))
+    def gen_FloatLit(self, node, body, ctx):
+        return F.float_(node.value, line_of(node))
 
-    def gen_CharLit(self, node, body):
-        return F.integer(node.value, _line(node))
+    def gen_StringLit(self, node, body, ctx):
+        return F.binary_string(node.value, line_of(node))
 
-    def gen_ListLit(self, node, body):
-        line = _line(node)
-        elems = [self.gen(e, body) for e in node.elements]
-        tail = self.gen(node.tail, body) if node.tail is not None else None
+    def gen_SymbolLit(self, node, body, ctx):
+        return F.atom(node.name, line_of(node))
+
+    def gen_CharLit(self, node, body, ctx):
+        return F.integer(node.value, line_of(node))
+
+    def gen_ListLit(self, node, body, ctx):
+        line = line_of(node)
+        elems = [self.gen(e, body, ctx) for e in node.elements]
+        tail = self.gen(node.tail, body, ctx) if node.tail is not None else None
         return F.list_(elems, tail, line)
 
-    def gen_ArrayLit(self, node, body):
-        line = _line(node)
-        elems = [self.gen(e, body) for e in node.elements]
-        return body.bind(F.call("beamtalk_rt", "array_from_list", [F.list_(elems, None, line)], line), line)
+    def gen_ArrayLit(self, node, body, ctx):
+        line = line_of(node)
+        elems = [self.gen(e, body, ctx) for e in node.elements]
+        return body.bind(rt(R.ARRAY_FROM_LIST, [F.list_(elems, None, line)], line), line)
 
-    def gen_MapLit(self, node, body):
-        line = _line(node)
+    def gen_MapLit(self, node, body, ctx):
+        line = line_of(node)
         pairs = []
         for p in node.pairs:
-            k = self.gen(p.key, body)
-            v = self.gen(p.value, body)
+            k = self.gen(p.key, body, ctx)
+            v = self.gen(p.value, body, ctx)
             pairs.append((k, v))
         return F.map_(pairs, line)
 
-    def gen_InterpolatedString(self, node, body):
-        line = _line(node)
+    def gen_InterpolatedString(self, node, body, ctx):
+        line = line_of(node)
         parts = []
         for part in node.parts:
             if isinstance(part, str):
                 if part:
                     parts.append(F.binary_string(part, line))
             else:
-                value = self.gen(part, body)
-                parts.append(body.bind(F.call("beamtalk_print", "display_string", [value], line), line))
+                value = self.gen(part, body, ctx)
+                parts.append(body.bind(rt(R.DISPLAY_STRING, [value], line), line))
         return body.bind(F.call("erlang", "iolist_to_binary", [F.list_(parts, None, line)], line), line)
 
-    # -- variables ------------------------------------------------------------
-    def gen_Variable(self, node, body):
-        line = _line(node)
+    # -- names ----------------------------------------------------------------------
+    def gen_Variable(self, node, body, ctx):
+        line = line_of(node)
         name = node.name
         if name in ("true", "false", "nil"):
             return F.atom(name, line)
-        if name in self.env:
-            return self.env[name]
-        if name in self.bound:
-            v = body.bind(
-                F.call("beamtalk_workspace", "lookup",
-                       [F.atom(name, line), F.var(self.bindings_var, line)], line),
-                line, hint="B")
-            self.env[name] = v
+        if name in ctx.env:
+            return ctx.env[name]
+        if ctx.repl is not None and name in ctx.repl.bound:
+            v = body.bind(F.call("beamtalk_workspace", "lookup",
+                                 [F.atom(name, line), F.var(ctx.repl.bindings_var, line)], line),
+                          line, hint="B")
+            ctx.env[name] = v
             return v
-        raise Unsupported(f"Undefined variable: {name}", node)
+        if name == "self":
+            raise GenError("self can only be used inside a method body", node)
+        raise GenError(f"Undefined variable: {name}", node)
 
-    def gen_Assignment(self, node, body):
-        line = _line(node)
+    def load_bound(self, names, body: Body, ctx: Ctx, line: int) -> None:
+        """Read session bindings into the environment before a construct that
+        assigns them, so every branch starts from the same variable."""
+        if ctx.repl is None:
+            return
+        for name in names:
+            if name not in ctx.env and name in ctx.repl.bound:
+                self.gen_Variable(ast.Variable(name, span=ast.Span(0, 0, line, 1)), body, ctx)
+
+    def gen_GlobalRef(self, node, body, ctx):
+        line = line_of(node)
+        return body.bind(rt(R.GLOBAL, [F.atom(node.name, line)], line), line)
+
+    def gen_Super(self, node, body, ctx):
+        raise GenError("super can only be used as the receiver of a message", node)
+
+    def self_form(self, ctx, node):
+        if "self" not in ctx.env:
+            raise GenError("self can only be used inside a method body", node)
+        return ctx.env["self"]
+
+    def gen_FieldAccess(self, node, body, ctx):
+        line = line_of(node)
+        if isinstance(node.receiver, ast.Variable) and node.receiver.name == "self":
+            m = ctx.method
+            if m is None:
+                raise GenError("self can only be used inside a method body", node)
+            if m.class_side:
+                return body.bind(rt(R.CLASS_VAR, [ctx.env["self"], F.atom(node.name, line)], line), line)
+            source = ctx.env[STATE] if m.is_actor_instance else ctx.env["self"]
+            return body.bind(F.call("maps", "get", [F.atom(node.name, line), source], line), line)
+        receiver = self.gen(node.receiver, body, ctx)
+        return body.bind(F.call("maps", "get", [F.atom(node.name, line), receiver], line), line)
+
+    # -- assignment and return ---------------------------------------------------------
+    def gen_Assignment(self, node, body, ctx):
+        line = line_of(node)
         target = node.target
-        if not isinstance(target, ast.Variable):
-            raise Unsupported("Field assignment outside a method", target)
-        value = self.gen(node.value, body)
-        var = body.bind(value, line, hint="V")
-        self.env[target.name] = var
-        if target.name not in self.assigned:
-            self.assigned.append(target.name)
-        return var
+        value = self.gen(node.value, body, ctx)
+        if isinstance(target, ast.Variable):
+            var = body.bind(value, line, hint="V")
+            if var is value and var[0] == F.A("var"):
+                # Keep a distinct variable so later re-assignment cannot alias.
+                pass
+            ctx.env[target.name] = var
+            if ctx.repl is not None and not ctx.in_block:
+                ctx.repl.note(target.name)
+            return var
+        return self.assign_field(target, value, body, ctx, line)
 
-    # -- operators ------------------------------------------------------------
-    def gen_BinarySend(self, node, body):
-        line = _line(node)
-        left = self.gen(node.receiver, body)
-        right = self.gen(node.argument, body)
+    def assign_field(self, target, value, body, ctx, line):
+        if not (isinstance(target.receiver, ast.Variable) and target.receiver.name == "self"):
+            raise GenError("Cannot assign to a field of another object: objects cannot mutate "
+                           "another object's state", target)
+        m = ctx.method
+        if m is None:
+            raise GenError("self can only be used inside a method body", target)
+        name = F.atom(target.name, line)
+        value = body.bind(value, line)
+        if m.class_side:
+            body.bind(rt(R.SET_CLASS_VAR, [ctx.env["self"], name, value], line), line)
+            return value
+        if m.class_kind == "value":
+            raise GenError(f"Cannot assign to slot `{target.name}` on value type — use "
+                           f"`self with{target.name[:1].upper()}{target.name[1:]}: newValue` instead", target)
+        if m.is_actor_instance:
+            if ctx.in_block:
+                raise GenError(f"cannot assign to field '{target.name}' inside a stored closure: "
+                               f"the actor's state cannot be threaded through it", target)
+            ctx.env[STATE] = body.bind(F.map_update(ctx.env[STATE], [(name, value)], line), line, hint="S")
+        else:
+            ctx.env["self"] = body.bind(F.map_update(ctx.env["self"], [(name, value)], line), line, hint="Self")
+        return value
+
+    def gen_Return(self, node, body, ctx):
+        value = self.gen(node.value, body, ctx)
+        if (ctx.in_block or ctx.inlined) and ctx.nlr_token is not None:
+            line = line_of(node)
+            payload = [F.atom(R.NLR_TAG, line), ctx.nlr_token, value]
+            if ctx.method is not None and ctx.method.is_actor_instance:
+                payload.append(ctx.env[STATE])
+            body.add(F.call("erlang", "throw", [F.tuple_(payload, line)], line))
+        return value
+
+    def gen_Cast(self, node, body, ctx):
+        line = line_of(node)
+        send = node.send
+        if isinstance(send, ast.Cascade):
+            raise GenError("An async send (!) cannot be a cascade", node)
+        receiver = self.gen(send.receiver, body, ctx)
+        args = self.arguments(send, body, ctx)
+        return body.bind(rt(R.CAST, [receiver, F.atom(selector_of(send), line), F.list_(args, None, line)], line),
+                         line)
+
+    # -- blocks ------------------------------------------------------------------------
+    def gen_Block(self, node, body, ctx):
+        """A real closure (non-inlined block)."""
+        line = line_of(node)
+        self.makes_funs = True
+        inner = ctx.block()
+        params = []
+        for p in node.parameters:
+            v = F.var(self.fresh("P"), line)
+            inner.env[p] = v
+            params.append(v)
+        fbody = body.child()
+        value = self.statements(node.body, fbody, inner)
+        fbody.add(value)
+        return F.fun([F.clause(params, [], fbody.exprs, line)], line)
+
+    # -- sends ---------------------------------------------------------------------------
+    def arguments(self, send, body, ctx):
+        if isinstance(send, ast.UnarySend):
+            return []
+        if isinstance(send, ast.BinarySend):
+            return [self.gen(send.argument, body, ctx)]
+        return [self.gen(a, body, ctx) for a in send.arguments]
+
+    def gen_BinarySend(self, node, body, ctx):
+        line = line_of(node)
         opname = node.operator
-        if opname in _DIRECT_OPS:
-            return body.bind(F.op(_DIRECT_OPS[opname], left, right, line), line)
+        if isinstance(node.receiver, ast.Super):
+            return self.super_send(node, [self.gen(node.argument, body, ctx)], body, ctx)
+        left = self.gen(node.receiver, body, ctx)
+        right = self.gen(node.argument, body, ctx)
+        if opname in DIRECT_OPS:
+            return body.bind(F.op(DIRECT_OPS[opname], left, right, line), line)
         if opname == "**":
             pw = F.call("math", "pow", [F.call("erlang", "float", [left], line),
                                         F.call("erlang", "float", [right], line)], line)
@@ -161,76 +282,181 @@ class ExprGen:
         if opname == "++":
             if isinstance(node.receiver, ast.ListLit):
                 return body.bind(F.op("++", left, right, line), line)
-            return body.bind(F.call("beamtalk_rt", "concat", [left, right], line), line)
+            return body.bind(rt(R.CONCAT, [left, right], line), line)
         if opname == "->":
-            return F.map_([(F.atom("$beamtalk_class", line), F.atom("Association", line)),
+            return F.map_([(F.atom(R.CLASS_KEY, line), F.atom("Association", line)),
                            (F.atom("key", line), left), (F.atom("value", line), right)], line)
-        raise Unsupported(f"The operator {opname} is not supported by the compiler yet", node)
+        if opname == ">>":
+            return body.bind(rt(R.SEND, [left, F.atom(">>", line), F.list_([right], None, line)], line), line)
+        raise GenError(f"Unknown binary operator {opname}", node)
 
-    # -- Erlang interop: `Erlang mod fn: args` and `Erlang mod fn` --------------
-    def _erlang_module(self, receiver):
-        if (isinstance(receiver, ast.UnarySend) and isinstance(receiver.receiver, ast.GlobalRef)
-                and receiver.receiver.name == "Erlang"):
-            return receiver.selector
+    def gen_UnarySend(self, node, body, ctx):
+        inlined = self.inliner.try_inline(node, body, ctx)
+        if inlined is not None:
+            return inlined
+        return self.send(node, body, ctx)
+
+    def gen_KeywordSend(self, node, body, ctx):
+        inlined = self.inliner.try_inline(node, body, ctx)
+        if inlined is not None:
+            return inlined
+        return self.send(node, body, ctx)
+
+    def send(self, node, body, ctx):
+        line = line_of(node)
+        selector = selector_of(node)
+        recv_node = node.receiver
+        if isinstance(recv_node, ast.Super):
+            return self.super_send(node, self.arguments(node, body, ctx), body, ctx)
+        module = erlang_module(recv_node)
+        if module is not None:
+            args = self.arguments(node, body, ctx)
+            function = selector.split(":", 1)[0]
+            return body.bind(F.call(module, function, args, line), line)
+        if selector == "respondsTo:" and not isinstance(node.arguments[0], ast.SymbolLit):
+            raise GenError("respondsTo: expects a symbol literal", node.arguments[0])
+        if is_self(recv_node) and ctx.method is not None and ctx.method.is_actor_instance:
+            args = self.arguments(node, body, ctx)
+            return self.actor_self_send(selector, args, body, ctx, line)
+        receiver = self.gen(recv_node, body, ctx)
+        args = self.arguments(node, body, ctx)
+        special = self.specialised(selector, receiver, args, node, body, line)
+        if special is not None:
+            return special
+        return body.bind(rt(R.SEND, [receiver, F.atom(selector, line), F.list_(args, None, line)], line), line)
+
+    def specialised(self, selector, receiver, args, node, body, line):
+        """Sends the spec lets the compiler answer without a lookup."""
+        if selector == "class":
+            return body.bind(rt(R.CLASS_OF, [receiver], line), line)
+        if selector == "yourself":
+            return receiver
+        if selector == "isNil":
+            return body.bind(F.op("=:=", receiver, F.atom("nil", line), line), line)
+        if selector == "notNil":
+            return body.bind(F.op("=/=", receiver, F.atom("nil", line), line), line)
+        if selector == "asType:":
+            return receiver
+        if selector == "respondsTo:":
+            return body.bind(rt(R.RESPONDS_TO, [receiver, args[0]], line), line)
         return None
 
-    def gen_UnarySend(self, node, body):
-        module = self._erlang_module(node.receiver)
-        if module is not None:
-            line = _line(node)
-            return body.bind(F.call(module, node.selector, [], line), line)
-        raise Unsupported("Message sends are not supported by the compiler yet", node)
+    def actor_self_send(self, selector, args, body, ctx, line):
+        pair = body.bind(rt(R.ACTOR_SELF_SEND, [ctx.env["self"], ctx.env[STATE], F.atom(selector, line),
+                                                F.list_(args, None, line)], line), line)
+        result = F.var(self.fresh("R"), line)
+        state = F.var(self.fresh("S"), line)
+        body.add(F.match(F.tuple_([result, state], line), pair, line))
+        if not ctx.in_block:
+            ctx.env[STATE] = state
+        return result
 
-    def gen_KeywordSend(self, node, body):
-        module = self._erlang_module(node.receiver)
-        if module is not None:
-            line = _line(node)
-            args = [self.gen(a, body) for a in node.arguments]
-            function = node.selector.split(":", 1)[0]
-            return body.bind(F.call(module, function, args, line), line)
-        raise Unsupported("Message sends are not supported by the compiler yet", node)
+    def super_send(self, node, args, body, ctx):
+        line = line_of(node)
+        m = ctx.method
+        if m is None:
+            raise GenError("super can only be used inside a method body", node.receiver)
+        selector = selector_of(node)
+        defining = F.atom(m.class_name, line)
+        if m.is_actor_instance:
+            pair = body.bind(rt(R.ACTOR_SUPER_SEND, [defining, ctx.env["self"], ctx.env[STATE],
+                                                     F.atom(selector, line), F.list_(args, None, line)], line), line)
+            result = F.var(self.fresh("R"), line)
+            state = F.var(self.fresh("S"), line)
+            body.add(F.match(F.tuple_([result, state], line), pair, line))
+            if not ctx.in_block:
+                ctx.env[STATE] = state
+            return result
+        return body.bind(rt(R.SUPER_SEND, [defining, ctx.env["self"],
+                                           F.atom(selector, line), F.list_(args, None, line)], line), line)
 
-    def gen_Return(self, node, body):
-        return self.gen(node.value, body)
+    def gen_Cascade(self, node, body, ctx):
+        line = line_of(node)
+        recv_node = node.receiver
+        actor_self = is_self(recv_node) and ctx.method is not None and ctx.method.is_actor_instance
+        receiver = None if actor_self else self.gen(recv_node, body, ctx)
+        value = F.atom("nil", line)
+        for msg in node.messages:
+            args = [self.gen(a, body, ctx) for a in msg.arguments]
+            if actor_self:
+                value = self.actor_self_send(msg.selector, args, body, ctx, line)
+            else:
+                value = body.bind(rt(R.SEND, [receiver, F.atom(msg.selector, line),
+                                              F.list_(args, None, line)], line), line)
+        return value
+
+    def gen_Match(self, node, body, ctx):
+        line = line_of(node)
+        subject = self.gen(node.subject, body, ctx)
+        clauses = []
+        for arm in node.arms:
+            actx = ctx.fork()
+            pattern = self.pattern(arm.pattern, actx)
+            abody = body.child()
+            guards = []
+            if arm.guard is not None:
+                guards = [[self.guard(arm.guard, actx)]]
+            value = self.gen(arm.body, abody, actx)
+            abody.add(value)
+            clauses.append(F.clause([pattern], guards, abody.exprs, line))
+        catch_all = F.clause([F.var("_", line)], [], [rt(R.MATCH_ERROR, [subject], line)], line)
+        clauses.append(catch_all)
+        return body.bind(F.case(subject, clauses, line), line)
+
+    def guard(self, node, ctx):
+        """A `when: [...]` guard as an Erlang guard expression (no sends)."""
+        if isinstance(node, ast.Block):
+            if len(node.body) != 1:
+                raise GenError("A match guard must be a single expression", node)
+            return self.guard(node.body[0], ctx)
+        if isinstance(node, ast.BinarySend) and node.operator in DIRECT_OPS:
+            line = line_of(node)
+            return F.op(DIRECT_OPS[node.operator], self.guard(node.receiver, ctx),
+                        self.guard(node.argument, ctx), line)
+        if isinstance(node, (ast.IntegerLit, ast.FloatLit, ast.StringLit, ast.SymbolLit, ast.CharLit)):
+            return self.gen(node, None, ctx)
+        if isinstance(node, ast.Variable):
+            if node.name in ctx.env or node.name in ("true", "false", "nil"):
+                return self.gen_Variable(node, None, ctx)
+        raise GenError("A match guard may only compare values with > < >= <= =:= =/= == /= + - * /", node)
+
+    def pattern(self, node, ctx):
+        line = line_of(node)
+        if isinstance(node, ast.WildcardPattern):
+            return F.var("_", line)
+        if isinstance(node, ast.VariablePattern):
+            v = F.var(self.fresh("M"), line)
+            ctx.env[node.name] = v
+            return v
+        if isinstance(node, ast.TuplePattern):
+            return F.tuple_([self.pattern(e, ctx) for e in node.elements], line)
+        if isinstance(node, ast.LiteralPattern):
+            return self.gen(node.value_node, None, ctx)
+        raise GenError("Unsupported pattern", node)
+
+    def gen_Primitive(self, node, body, ctx):
+        raise GenError("Primitives can only be declared in the standard library", node)
 
 
-def _describe(node) -> str:
-    name = type(node).__name__
-    return {
-        "Block": "A block", "Cascade": "A cascade", "ClassDef": "A class definition",
-        "StandaloneMethod": "A method definition", "Match": "match:", "GlobalRef": "A class reference",
-        "FieldAccess": "Field access", "Super": "super", "Cast": "An async send (!)",
-    }.get(name, name)
+def selector_of(send) -> str:
+    if isinstance(send, ast.UnarySend):
+        return send.selector
+    if isinstance(send, ast.BinarySend):
+        return send.operator
+    return send.selector
 
 
-def compile_repl_statements(statements, bound: frozenset[str]):
-    """Forms for a REPL input: module `'$bt_eval'` with `eval(Bindings0)`.
+def is_self(node) -> bool:
+    return isinstance(node, ast.Variable) and node.name == "self"
 
-    `eval/1` answers `{Value, Bindings1}`, where Bindings1 holds every session
-    name the input assigned.  Returns (forms, makes_funs).
-    """
-    gen = ExprGen("Bindings0", bound)
-    body = Body(gen)
-    result = F.atom("nil")
-    try:
-        for stmt in statements:
-            result = gen.gen(stmt, body)
-            if isinstance(stmt, ast.Return):
-                break
-    except Unsupported as e:
-        raise CompileError([Diagnostic(str(e), e.node.span)]) from None
-    line = 1
-    if gen.assigned:
-        new_bindings = F.map_update(F.var("Bindings0", line),
-                                    [(F.atom(n, line), gen.env[n]) for n in gen.assigned], line)
-    else:
-        new_bindings = F.var("Bindings0", line)
-    body.exprs.append(F.tuple_([result, new_bindings], line))
-    clause = F.clause([F.var("Bindings0", line)], [], body.exprs, line)
-    forms = [
-        F.attribute("module", F.A("$bt_eval")),
-        F.attribute("export", [(F.A("eval"), 1)]),
-        F.function("eval", [clause]),
-        F.eof(),
-    ]
-    return forms, gen.makes_funs
+
+def erlang_module(receiver):
+    """`Erlang lists` as a receiver names the module `lists`."""
+    if (isinstance(receiver, ast.UnarySend) and isinstance(receiver.receiver, ast.GlobalRef)
+            and receiver.receiver.name == "Erlang"):
+        return receiver.selector
+    return None
+
+
+def compile_error(e: GenError, source="", filename="<input>") -> CompileError:
+    return CompileError([e.diagnostic()], source, filename)

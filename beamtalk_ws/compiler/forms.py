@@ -100,6 +100,25 @@ def fun(clauses, line: int = 1) -> tuple:
     return (A("fun"), line, (A("clauses"), list(clauses)))
 
 
+def named_fun(name: str, clauses, line: int = 1) -> tuple:
+    return (A("named_fun"), line, A(name), list(clauses))
+
+
+def apply_var(var_form, args, line: int = 1) -> tuple:
+    """Call a fun held in a variable."""
+    return (A("call"), line, var_form, list(args))
+
+
+def try_(body, of_clauses, catch_clauses, after=(), line: int = 1) -> tuple:
+    return (A("try"), line, list(body), list(of_clauses), list(catch_clauses), list(after))
+
+
+def catch_clause(kind: str, pattern, body, line: int = 1, guards=()) -> tuple:
+    """`Kind:Pattern -> Body` in a try's catch section."""
+    exc = (A("tuple"), line, [atom(kind, line), pattern, var("_", line)])
+    return (A("clause"), line, [exc], list(guards), list(body))
+
+
 def block(body, line: int = 1) -> tuple:
     return (A("block"), line, list(body))
 

@@ -6,26 +6,10 @@ span of the offending name, and nothing reaches the node when one is found.
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
-
 from beamtalk_ws.syntax import ast
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
 PREDEFINED = frozenset({"true", "false", "nil"})
-
-
-def children(node):
-    """Sub-nodes of an AST node, in source order (dataclass fields)."""
-    for f in fields(node):
-        if f.name == "span":
-            continue
-        value = getattr(node, f.name)
-        if isinstance(value, tuple):
-            for v in value:
-                if is_dataclass(v):
-                    yield v
-        elif is_dataclass(value):
-            yield value
 
 
 class ScopeCheck:
@@ -48,7 +32,7 @@ class ScopeCheck:
         if method is not None:
             method(node)
         else:
-            for child in children(node):
+            for child in node.children():
                 self.visit(child)
 
     def visit_Variable(self, node) -> None:
@@ -69,6 +53,16 @@ class ScopeCheck:
             self.defined.add(target.name)
         else:
             self.visit(target)
+
+    def visit_Match(self, node) -> None:
+        self.visit(node.subject)
+        outer = set(self.defined)
+        for arm in node.arms:
+            self.defined = set(outer) | {p.name for p in arm.pattern.walk() if isinstance(p, ast.VariablePattern)}
+            if arm.guard is not None:
+                self.visit(arm.guard)
+            self.visit(arm.body)
+        self.defined = outer
 
     def visit_Block(self, node) -> None:
         outer = set(self.defined)
