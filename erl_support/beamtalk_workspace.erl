@@ -94,6 +94,8 @@ handle_call({bindings, SessionName}, _From, St) ->
 handle_call({clear, SessionName}, _From, St) ->
     {S, St1} = session(SessionName, St),
     {reply, ok, put_session(S#session{bindings = #{}}, St1)};
+handle_call({class_info, Names}, _From, St) ->
+    {reply, {ok, class_info(Names)}, St};
 handle_call(sessions, _From, St) ->
     {reply, {ok, lists:sort(maps:keys(St#st.sessions))}, St};
 handle_call(info, _From, St) ->
@@ -296,6 +298,25 @@ info(St, S) ->
         undefined -> Base;
         #session{name = N, bindings = B} ->
             Base#{session => N, bindings => lists:sort(maps:keys(B))}
+    end.
+
+%% What the compiler needs to know of classes it did not define itself: the
+%% kind (actor/value/object), its own fields and its superclass,
+%% for every class on the way up the chain.
+class_info(Names) ->
+    class_info(Names, #{}, []).
+
+class_info([], _Seen, Acc) ->
+    lists:reverse(Acc);
+class_info([Name | Rest], Seen, Acc) when is_map_key(Name, Seen) ->
+    class_info(Rest, Seen, Acc);
+class_info([Name | Rest], Seen, Acc) ->
+    case catch beamtalk_class:info(Name) of
+        {ok, #{kind := Kind, fields := Fields, superclass := Super}} ->
+            Next = case Super of nil -> Rest; _ -> [Super | Rest] end,
+            class_info(Next, Seen#{Name => true}, [{Name, Kind, Fields, Super} | Acc]);
+        _ ->
+            class_info(Rest, Seen#{Name => true}, Acc)
     end.
 
 safe_print(V) ->

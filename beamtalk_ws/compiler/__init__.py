@@ -30,18 +30,34 @@ class CompiledInput:
     module: ast.Module
 
 
-def compile_input(source: str, bound=frozenset(), filename: str = "<input>") -> CompiledInput:
+def compile_input(source: str, bound=frozenset(), filename: str = "<input>", table=None) -> CompiledInput:
     """Compile one REPL input against the names bound in the session.
 
     Raises `SyntaxErrors` or `CompileError`, both with located diagnostics.
     """
-    module = parse(source, filename)
+    return compile_module(parse(source, filename), source, bound, filename, table)
+
+
+def classes_needed(module: ast.Module) -> set[str]:
+    """Classes whose kind and fields the compiler must learn from the node."""
+    names = set()
+    for item in module.items:
+        if isinstance(item, ast.ClassDef) and item.superclass:
+            names.add(item.superclass)
+        elif isinstance(item, ast.StandaloneMethod):
+            names.add(item.class_name)
+    return names
+
+
+def compile_module(module: ast.Module, source: str, bound=frozenset(), filename: str = "<input>",
+                   table=None) -> CompiledInput:
+    """Compile an already parsed REPL input (see compile_input)."""
     statements = list(module.items)
     diagnostics = ScopeCheck(frozenset(bound)).run(statements)
     if diagnostics:
         raise CompileError(diagnostics, source, filename)
-    forms, unique = compile_repl_statements(statements, frozenset(bound), source, filename)
+    forms, unique = compile_repl_statements(statements, frozenset(bound), source, filename, table)
     return CompiledInput(forms, unique, module)
 
 
-__all__ = ["CompileError", "CompiledInput", "compile_input", "STAGES"]
+__all__ = ["CompileError", "CompiledInput", "compile_input", "compile_module", "classes_needed", "STAGES"]

@@ -35,6 +35,16 @@ ClassBuilder protocol, seed ADR 0038) are maps:
       method_info => #{Selector => #{source => binary(), doc => binary() | nil,
                                      class_side => boolean()}}}
 
+The ClassBuilder conversation the compiler emits for a definition
+(`Super classBuilder`, then these messages, each with one argument, then
+`register`, which answers the class object):
+
+    name: atom()              fields: [{Name, DefaultFun}]
+    methods: #{Sel => {v | a, Fun}}          classMethods: #{Sel => Fun}
+    classVars: [{Name, DefaultFun}]          modifiers: [abstract | sealed | typed]
+    info: #{doc => binary() | nil, source => binary(),
+            methods => #{{Sel, ClassSide :: boolean()} => #{source, doc, sealed}}}
+
 The kind (actor / value / object) follows the superclass chain (spec
 semantics §3.2); `define/1` answers the class object, and registering a name
 that exists updates that class in place (hot reload, semantics §10).
@@ -52,7 +62,9 @@ CAST = ("beamtalk_send", "cast")                  # cast(Receiver, Selector, Arg
 CLASS_OF = ("beamtalk_send", "class_of")          # class_of(Value) -> class object
 RESPONDS_TO = ("beamtalk_send", "responds_to")    # responds_to(Value, Selector) -> boolean()
 GLOBAL = ("beamtalk_class", "global")             # global(Name) -> class object | workspace global
+CLASS_INFO = ("beamtalk_class", "info")          # info(Name) -> {ok, #{kind, fields (own), superclass}} | error
 DEFINE_CLASS = ("beamtalk_class", "define")       # define(Description) -> class object
+ADD_METHOD = ("beamtalk_class", "add_method")     # add_method(ClassObject, Selector, {v|a, Fun}, Info) -> ok
 CLASS_VAR = ("beamtalk_class", "class_var")       # class_var(ClassObject, Name) -> Value
 SET_CLASS_VAR = ("beamtalk_class", "set_class_var")  # set_class_var(ClassObject, Name, Value) -> Value
 BLOCK_VALUE = ("beamtalk_block", "value")         # value(Block, Args) -> Result (arity-checked)

@@ -35,14 +35,33 @@ class ScopeCheck:
             for child in node.children():
                 self.visit(child)
 
+    def in_scope(self, names, statements) -> None:
+        """Visit a method or default expression in a scope of its own."""
+        outer = self.defined
+        self.defined = set(names) | PREDEFINED
+        for st in statements:
+            self.visit(st)
+        self.defined = outer
+
+    def visit_ClassDef(self, node) -> None:
+        for decl in node.state + node.class_state:
+            if decl.default is not None:
+                self.in_scope((), [decl.default])
+        for m in node.methods:
+            self.in_scope({"self", *m.parameters}, m.body)
+
+    def visit_StandaloneMethod(self, node) -> None:
+        self.in_scope({"self", *node.method.parameters}, node.method.body)
+
     def visit_Variable(self, node) -> None:
-        if node.name == "self":
+        if node.name == "self" and "self" not in self.defined:
             self.error("self can only be used inside a method body", node)
         elif node.name not in self.defined:
             self.error(f"Undefined variable: {node.name}", node)
 
     def visit_Super(self, node) -> None:
-        self.error("super can only be used inside a method body", node)
+        if "self" not in self.defined:
+            self.error("super can only be used inside a method body", node)
 
     def visit_Assignment(self, node) -> None:
         self.visit(node.value)

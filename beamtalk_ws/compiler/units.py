@@ -42,7 +42,8 @@ def nlr_wrap(body_exprs, token, line, actor=False):
     return F.try_(body_exprs, [], [catch], (), line)
 
 
-def compile_repl_statements(items, bound: frozenset[str], source: str = "", filename: str = "<input>"):
+def compile_repl_statements(items, bound: frozenset[str], source: str = "", filename: str = "<input>",
+                            table=None):
     """Forms for a REPL input; answers (forms, makes_funs)."""
     counter = Counter()
     gen = ExprGen(counter)
@@ -58,7 +59,7 @@ def compile_repl_statements(items, bound: frozenset[str], source: str = "", file
     result = F.atom("nil", line)
     try:
         from .classes import ClassGen
-        classes = ClassGen(gen)
+        classes = ClassGen(gen, table)
         for item in items:
             if isinstance(item, ast.ClassDef):
                 result = classes.define_dynamic(item, body, ctx, source)

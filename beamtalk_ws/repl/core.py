@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from beamtalk_ws.compiler import CompileError, compile_input
-from beamtalk_ws.syntax import SyntaxErrors
+from beamtalk_ws.compiler import CompileError, classes_needed, compile_module
+from beamtalk_ws.syntax import SyntaxErrors, parse
 from beamtalk_ws.workspace.client import WorkspaceClient
 
 OutputCallback = Callable[[str], None]
@@ -54,7 +54,10 @@ class Repl:
 
     async def evaluate_code(self, code: str, on_output: OutputCallback | None = None) -> Outcome:
         try:
-            compiled = compile_input(code, frozenset(self.client.bound_names), self.filename)
+            module = parse(code, self.filename)
+            needed = classes_needed(module)
+            table = await self.client.class_table(needed) if needed else None
+            compiled = compile_module(module, code, frozenset(self.client.bound_names), self.filename, table)
         except SyntaxErrors as e:
             return Outcome(False, e.render(), kind="syntax")
         except CompileError as e:

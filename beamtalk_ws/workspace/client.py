@@ -137,6 +137,18 @@ class WorkspaceClient:
         self.info["bindings"] = names
         return EvalReply(False, _text(text), str(kind), [str(n) for n in names])
 
+    async def class_table(self, names):
+        """What the node knows of these classes (kind, fields, superclass), for the compiler."""
+        from beamtalk_ws.compiler.classes import ClassInfo, ClassTable
+
+        reply = await self.call((Atom("class_info"), [Atom(n) for n in sorted(names)]))
+        table = ClassTable()
+        for entry in reply[1]:
+            name, kind, fields, superclass = entry
+            table.known[str(name)] = ClassInfo(str(name), str(kind), tuple(str(f) for f in fields),
+                                               None if superclass in (Atom("nil"), None) else str(superclass))
+        return table
+
     async def interrupt(self) -> bool:
         reply = await self.call((Atom("interrupt"), self.session.encode()))
         return reply == Atom("ok")
