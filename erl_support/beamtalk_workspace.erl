@@ -186,10 +186,12 @@ start_eval(S, {Client, Tag} = From, Req, St0) ->
     Server = self(),
     Io = S#session.io,
     Bindings = S#session.bindings,
-    Forms = maps:get(forms, Req),
     Pid = spawn(fun() ->
                         group_leader(Io, self()),
-                        Result = evaluate(Mod, Forms, Bindings),
+                        Result = case Req of
+                                     #{load := Modules} -> load_modules(Modules);
+                                     #{forms := Forms} -> evaluate(Mod, Forms, Bindings)
+                                 end,
                         Server ! {eval_done, self(), Result}
                 end),
     Mon = erlang:monitor(process, Pid),
@@ -200,6 +202,8 @@ start_eval(S, {Client, Tag} = From, Req, St0) ->
 
 module_for(Session, scratch, St) ->
     {binary_to_atom(<<"bt@repl@", Session/binary>>, utf8), St};
+module_for(_Session, none, St) ->
+    {none, St};
 module_for(_Session, unique, St) ->
     N = St#st.counter + 1,
     {binary_to_atom(<<"bt@repl@e", (integer_to_binary(N))/binary>>, utf8),
@@ -230,6 +234,42 @@ compile_forms(Mod, [{attribute, A, module, _} | Rest]) ->
 compile_forms(_Mod, _Forms) ->
     {error, <<"Internal compiler error: the forms do not start with a module attribute">>}.
 
+%% Compile every module first; load only if all compiled, so a load that
+%% fails changes nothing that is loaded.  Loading runs each module's on_load
+%% hook, which registers (or hot-reloads) its class.
+load_modules(Modules) ->
+    Compiled = [{Mod, compile_forms(Mod, Forms)} || {Mod, Forms} <- Modules],
+    case [Text || {_, {error, Text}} <- Compiled] of
+        [Text | _] -> {internal, Text};
+        [] ->
+            try
+                [load_one(Mod, Bin) || {Mod, {ok, Bin}} <- Compiled],
+                {ok, <<"ok">>, undefined}
+            catch
+                throw:{load_failed, Text} -> {internal, Text};
+                C:R:S -> runtime_error(C, R, S)
+            end
+    end.
+
+load_one(Mod, Bin) ->
+    _ = code:purge(Mod),
+    case code:load_binary(Mod, atom_to_list(Mod) ++ ".beam", Bin) of
+        {module, Mod} -> ok;
+        {error, on_load_failure} ->
+            Key = {beamtalk_load_error, Mod},
+            case persistent_term:get(Key, undefined) of
+                undefined ->
+                    throw({load_failed, iolist_to_binary(
+                                          io_lib:format("Loading ~ts failed: its class could not be registered",
+                                                        [Mod]))});
+                Ex ->
+                    persistent_term:erase(Key),
+                    throw({load_failed, beamtalk_errors:format(Ex)})
+            end;
+        {error, What} ->
+            throw({load_failed, iolist_to_binary(io_lib:format("Cannot load ~ts: ~tp", [Mod, What]))})
+    end.
+
 run(Mod, Bindings) ->
     try Mod:eval(Bindings) of
         {Value, NewBindings} ->
@@ -249,6 +289,8 @@ runtime_error(C, R, S) ->
     {runtime_error, beamtalk_errors:format(Ex), Ex}.
 
 %% Evaluation finished normally (the evaluator sent its result).
+complete(S, {ok, Text, undefined}, St) ->
+    finish(S, {ok, Text}, St);
 complete(S, {ok, Text, NewBindings}, St) ->
     finish(S#session{bindings = NewBindings}, {ok, Text}, St);
 complete(S, {runtime_error, Text, Ex}, St) ->

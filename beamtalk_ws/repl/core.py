@@ -25,6 +25,9 @@ Beamtalk REPL commands:
   :help, :h          show this help
   :bindings, :b      list this session's bindings
   :clear             clear this session's bindings
+  :load, :l PATH     compile and load a .bt file or every .bt file of a directory
+  :reload, :r        load the last :load path again (hot reload)
+  :reload Class      reload one class from its source file
   :quit, :q, :exit   leave the REPL (the workspace keeps running)
 Type a Beamtalk expression to evaluate it on the workspace node, e.g. x := 3 + 4"""
 
@@ -41,6 +44,7 @@ class Repl:
     def __init__(self, client: WorkspaceClient, filename: str = "<input>"):
         self.client = client
         self.filename = filename
+        self.last_load: str | None = None
 
     async def evaluate(self, code: str, on_output: OutputCallback | None = None) -> Outcome:
         stripped = code.strip()
@@ -65,6 +69,39 @@ class Repl:
         reply = await self.client.eval(compiled.forms, unique=compiled.unique, on_output=on_output)
         return Outcome(reply.ok, reply.text, kind=reply.kind)
 
+    async def load(self, arg: str, reload: bool = False, on_output: OutputCallback | None = None) -> Outcome:
+        """Compile and load a file or every .bt file of a directory."""
+        from pathlib import Path
+
+        from .loader import bt_files, plan
+
+        text = arg.strip()
+        if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+            text = text[1:-1]
+        path = Path(text).expanduser()
+        if not path.exists():
+            return Outcome(False, f"File not found: {text}", kind="load")
+        self.last_load = text
+        files = bt_files(path)
+        p = await plan(files, self.client)
+        loaded = []
+        if p.modules:
+            reply = await self.client.load_modules([(m, f) for m, f, _, _ in p.modules], on_output=on_output)
+            if not reply.ok:
+                return Outcome(False, reply.text, kind="load")
+            loaded = [name for _, _, name, _ in p.modules]
+        if not path.is_dir():
+            if p.errors:
+                return Outcome(False, p.errors[0][1], kind="load")
+            return Outcome(True, f"Loaded: {', '.join(loaded)}")
+        verb = "Reloaded" if reload else "Loaded"
+        lines = [f"{verb} {len(loaded)} files from {text}"]
+        if p.errors:
+            lines = [f"  \u2713 {len(loaded)} files loaded",
+                     f"  \u2717 {len(p.errors)} files failed ({', '.join(f.name for f, _ in p.errors)})"]
+            lines += [e for _, e in p.errors]
+        return Outcome(not p.errors, "\n".join(lines), kind="ok" if not p.errors else "load")
+
     async def command(self, line: str) -> Outcome:
         word, _, arg = line[1:].partition(" ")
         arg = arg.strip()
@@ -77,6 +114,16 @@ class Repl:
             if not pairs:
                 return Outcome(True, "No bindings.")
             return Outcome(True, "\n".join(f"  {k} = {v}" for k, v in pairs))
+        if word in ("load", "l"):
+            if not arg:
+                return Outcome(False, "Usage: :load <file or directory>", kind="command")
+            return await self.load(arg)
+        if word in ("reload", "r"):
+            if arg:
+                return await self.evaluate_code(f"{arg} reload")
+            if self.last_load is None:
+                return Outcome(False, "No file or directory loaded yet. Use :load <path> first.", kind="command")
+            return await self.load(self.last_load, reload=True)
         if word == "clear":
             await self.client.clear()
             return Outcome(True, "Bindings cleared.")

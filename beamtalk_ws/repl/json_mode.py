@@ -56,7 +56,17 @@ class JsonRepl:
         if op == "bindings":
             pairs = await self.repl.client.bindings()
             return {"bindings": dict(pairs)}
-        if op in ("load", "reload", "complete"):
+        if op == "load":
+            path = req.get("path")
+            if not isinstance(path, str):
+                return {"error": "load needs a \"path\" string"}
+            outcome = await self.repl.load(path, on_output=lambda t: self.emit({"id": rid, "output": t}))
+            return {"value": outcome.text} if outcome.ok else {"error": outcome.text}
+        if op == "reload":
+            outcome = await self.repl.evaluate(":reload" + (f" {req['class']}" if req.get("class") else ""),
+                                               on_output=lambda t: self.emit({"id": rid, "output": t}))
+            return {"value": outcome.text} if outcome.ok else {"error": outcome.text}
+        if op in ("complete",):
             return {"error": f"The {op} operation is not available yet in this version."}
         return {"error": f"Unknown operation: {op}"}
 

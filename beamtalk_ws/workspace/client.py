@@ -90,6 +90,15 @@ class WorkspaceClient:
                    on_output: OutputCallback | None = None) -> EvalReply:
         """Evaluate compiled forms in this session; output goes to `on_output` first."""
         req = {Atom("forms"): forms, Atom("module"): Atom("unique" if unique else "scratch")}
+        return await self.request(req, timeout_ms, on_output)
+
+    async def load_modules(self, modules, *, timeout_ms: int | None = None,
+                           on_output: OutputCallback | None = None) -> EvalReply:
+        """Compile and load class modules [(name, forms)]: all of them or none."""
+        req = {Atom("load"): [(Atom(name), forms) for name, forms in modules], Atom("module"): Atom("none")}
+        return await self.request(req, timeout_ms, on_output)
+
+    async def request(self, req: dict, timeout_ms, on_output) -> EvalReply:
         if timeout_ms is not None:
             req[Atom("timeout")] = int(timeout_ms)
         mbox = self.mailbox

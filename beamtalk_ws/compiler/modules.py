@@ -1,0 +1,157 @@
+"""The compiled path: a `.bt` file becomes one Erlang module per class.
+
+The module exports one function per method and per field default, and its
+`-on_load` hook holds the ClassBuilder conversation with external funs
+(`fun 'bt@counter':increment/2`).  External funs always run the newest
+loaded code, which is what makes hot reload work: loading a changed file
+re-registers the class in place and running actors pick the new methods up on
+their next message (spec semantics §10).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from beamtalk_ws.syntax import ast
+
+from . import forms as F
+from .classes import ClassGen, ClassTable
+from .codegen import ExprGen, GenError, line_of
+from .context import Body, Counter
+from .errors import CompileError
+from beamtalk_ws.syntax.diagnostics import Diagnostic
+
+
+def snake(name: str) -> str:
+    """`FooBar` → `foo_bar`: `_` before an upper-case letter that follows a lower-case one."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def module_name(class_name: str, package: str | None = None, rel_path: str | None = None) -> str:
+    """Seed ADR 0026 §4 and semantics §3.6: `bt@foo_bar`, `bt@pkg@path@foo_bar`."""
+    if package is None:
+        return f"bt@{snake(class_name)}"
+    parts = [package] + ([p for p in rel_path.split("/") if p] if rel_path else [snake(class_name)])
+    return "bt@" + "@".join(parts)
+
+
+@dataclass
+class CompiledClass:
+    name: str
+    module: str
+    forms: list
+
+
+def _fun_name(m: ast.MethodDef) -> str:
+    return ("class " if m.class_side else "") + m.selector
+
+
+def _merge_standalone(cdef: ast.ClassDef, extra: list) -> ast.ClassDef:
+    methods = {(m.class_side, m.selector): m for m in cdef.methods}
+    for sm in extra:
+        m = sm.method
+        side = sm.class_side or m.class_side
+        methods[(side, m.selector)] = ast.MethodDef(m.selector, m.parameters, m.body, side, m.sealed,
+                                                    m.return_type, m.param_types, m.doc, m.source, span=m.span)
+    return ast.ClassDef(cdef.name, cdef.superclass, cdef.modifiers, cdef.state, cdef.class_state,
+                        tuple(methods.values()), cdef.doc, cdef.source, span=cdef.span)
+
+
+def compile_file(module: ast.Module, source: str, filename: str, table: ClassTable | None = None,
+                 module_for=module_name) -> CompiledClass:
+    """The module for a file holding one class (and standalone methods of it)."""
+    classes = [i for i in module.items if isinstance(i, ast.ClassDef)]
+    others = [i for i in module.items if not isinstance(i, (ast.ClassDef, ast.StandaloneMethod, ast.Expect))]
+    diags = []
+    if len(classes) > 1:
+        names = ", ".join(c.name for c in classes)
+        diags.append(Diagnostic(f"Multiple classes in one file is not supported. Found classes: {names}. "
+                                f"Put each class in a file of its own.", classes[1].span))
+    if not classes:
+        span = module.items[0].span if module.items else ast.NO_SPAN
+        diags.append(Diagnostic("A loaded file must define a class", span))
+    for o in others:
+        diags.append(Diagnostic("A loaded file may contain only a class definition and its methods", o.span))
+    if diags:
+        raise CompileError(diags, source, filename)
+    cdef = classes[0]
+    extra = [i for i in module.items if isinstance(i, ast.StandaloneMethod)]
+    for sm in extra:
+        if sm.class_name != cdef.name:
+            raise CompileError([Diagnostic(f"Method for class {sm.class_name} in the file of class {cdef.name}",
+                                           sm.span)], source, filename)
+    cdef = _merge_standalone(cdef, extra)
+    mod = module_for(cdef.name)
+    try:
+        forms = _class_module(cdef, mod, table)
+    except GenError as e:
+        raise CompileError([e.diagnostic()], source, filename) from None
+    return CompiledClass(cdef.name, mod, forms)
+
+
+def _class_module(cdef: ast.ClassDef, mod: str, table) -> list:
+    counter = Counter()
+    gen = ExprGen(counter)
+    cg = ClassGen(gen, table)
+    line = line_of(cdef)
+    functions = []
+    exports = []
+
+    def ext_fun(name, arity):
+        return (F.A("fun"), line, (F.A("function"), F.atom(mod, line), F.atom(name, line), F.integer(arity, line)))
+
+    def fun_of(c, kind, fields, m):
+        fun = cg.method_fun(c.name, kind, c.superclass, fields, m, line_of(m))
+        clause = fun[2][1][0]
+        arity = len(clause[2])
+        name = _fun_name(m)
+        functions.append(F.function(name, [clause], line_of(m)))
+        exports.append((F.A(name), arity))
+        return ext_fun(name, arity)
+
+    sends = cg.description_sends(cdef, fun_of, line)
+    # Field and class-variable defaults become exported functions too.
+    for sel, args in sends:
+        if sel in ("fields:", "classVars:"):
+            args[0] = _defaults_to_functions(args[0], sel, functions, exports, ext_fun, line)
+    body = Body(counter)
+    superclass = (F.atom("nil", line) if cdef.superclass is None
+                  else body.bind(F.call("beamtalk_class", "global", [F.atom(cdef.superclass, line)], line), line))
+    cg.builder_conversation(cdef, sends, body, line, superclass)
+    body.add(F.atom("ok", line))
+    # A failed registration is kept for the loader to report (on_load itself
+    # can only say that it failed).
+    c, r, st = (F.var(n, line) for n in ("Class", "Reason", "Stack"))
+    keep = F.call("persistent_term", "put", [
+        F.tuple_([F.atom("beamtalk_load_error", line), F.atom(mod, line)], line),
+        F.call("beamtalk_errors", "wrap", [c, r, st], line)], line)
+    catch = (F.A("clause"), line, [F.tuple_([c, r, st], line)], [], [keep, F.atom("failed", line)])
+    guarded = F.try_(body.exprs, [], [catch], (), line)
+    functions.append(F.function("register_class", [F.clause([], [], [guarded], line)], line))
+    return [
+        F.attribute("module", F.A(mod), line),
+        F.attribute("export", [(F.A("register_class"), 0)] + exports, line),
+        F.attribute("on_load", (F.A("register_class"), 0), line),
+        *functions,
+        F.eof(line),
+    ]
+
+
+def _defaults_to_functions(list_form, sel, functions, exports, ext_fun, line):
+    """Rewrite `[{Name, fun() -> Default end}]` into exported `'$default x'/0` functions."""
+    items = []
+    node = list_form
+    while node[0] == F.A("cons"):
+        items.append(node[2])
+        node = node[3]
+    out = []
+    prefix = "$default " if sel == "fields:" else "$classvar "
+    for tup in items:
+        name_form, fun_form = tup[2]
+        fname = prefix + str(name_form[2])
+        clause = fun_form[2][1][0]
+        functions.append(F.function(fname, [clause], line))
+        exports.append((F.A(fname), 0))
+        out.append(F.tuple_([name_form, ext_fun(fname, 0)], line))
+    return F.list_(out, None, line)
