@@ -11,7 +11,6 @@ import argparse
 import asyncio
 import os
 import sys
-import time
 
 from beamtalk_ws import __version__
 from beamtalk_ws.workspace import launcher, paths
@@ -57,12 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] == "check":
-        from beamtalk_ws.syntax.check import check_main
-        return check_main(argv[1:])
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        if argv and argv[0] == "check":
+            return cmd_check(argv[1:])
+        parser = build_parser()
+        args = parser.parse_args(argv)
         if args.command == "repl":
             return asyncio.run(cmd_repl(args))
         if args.command == "workspace":
@@ -74,12 +72,34 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`beamtalk check --emit forms x.bt | head`): not an error.
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
     except Exception as e:  # noqa: BLE001 - last line of defence against tracebacks
         if os.environ.get("BEAMTALK_DEBUG"):
             raise
         print(f"beamtalk: internal error: {type(e).__name__}: {e} (set BEAMTALK_DEBUG=1 for details)",
               file=sys.stderr)
         return 1
+
+
+def cmd_check(argv: list[str]) -> int:
+    from beamtalk_ws.compiler.check import emit_forms, semantic_pass
+    from beamtalk_ws.syntax.check import check_main
+
+    if "--emit" in argv:
+        i = argv.index("--emit")
+        if i + 1 < len(argv) and argv[i + 1] == "forms":
+            files = argv[:i] + argv[i + 2:]
+            if len(files) != 1:
+                print("beamtalk check: --emit forms needs exactly one FILE", file=sys.stderr)
+                return 2
+            return emit_forms(files[0])
+    return check_main(argv, extra_passes=(semantic_pass,))
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,59 @@
+"""The compiler's part of `beamtalk check`: semantic diagnostics, `--emit forms`.
+
+Checking runs without a node, so classes from outside the file are known only
+by the stdlib kinds; everything else (scope, slots of value classes, method
+bodies, duplicate selectors, one class per file) is checked exactly as a load
+would.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from beamtalk_ws.syntax import SyntaxErrors, ast, parse
+
+from .errors import CompileError
+from .forms import format_forms
+from .modules import compile_file
+from .semantic import ScopeCheck
+from .units import compile_repl_statements
+
+
+def semantic_pass(module: ast.Module, source: str, filename: str):
+    """Extra pass for syntax.check.check_main: scope, then a dry-run of code generation."""
+    diags = ScopeCheck(frozenset()).run(module.items)
+    if diags:
+        return diags
+    try:
+        if any(isinstance(i, ast.ClassDef) for i in module.items):
+            compile_file(module, source, filename)
+        else:
+            compile_repl_statements(module.items, frozenset(), source, filename)
+    except CompileError as e:
+        return e.diagnostics
+    return []
+
+
+def emit_forms(path: str, out=None) -> int:
+    """`beamtalk check --emit forms FILE`: the abstract forms the file compiles to."""
+    out = out or sys.stdout
+    try:
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+    except OSError as e:
+        print(f"beamtalk check: {path}: {e.strerror}", file=sys.stderr)
+        return 2
+    try:
+        module = parse(source, path)
+        diags = semantic_pass(module, source, path)
+        if diags:
+            raise CompileError(diags, source, path)
+        if any(isinstance(i, ast.ClassDef) for i in module.items):
+            forms = compile_file(module, source, path).forms
+        else:
+            forms, _ = compile_repl_statements(module.items, frozenset(), source, path)
+    except (SyntaxErrors, CompileError) as e:
+        print(e.render(), file=out)
+        return 1
+    print(format_forms(forms), file=out)
+    return 0
