@@ -25,8 +25,7 @@ SNAPSHOTS = [
         "{tuple,1,[{var,1,'T2'},{var,1,'Bindings0'}]}",
     ]),
     ("x := 1", [
-        "{match,1,{var,1,'V1'},{integer,1,1}}",
-        "{tuple,1,[{var,1,'V1'},{map,1,{var,1,'Bindings0'},[{map_field_assoc,1,{atom,1,x},{var,1,'V1'}}]}]}",
+        "{tuple,1,[{integer,1,1},{map,1,{var,1,'Bindings0'},[{map_field_assoc,1,{atom,1,x},{integer,1,1}}]}]}",
     ]),
     ("y", [
         "{match,1,{var,1,'B1'},{call,1,{remote,1,{atom,1,beamtalk_workspace},{atom,1,lookup}},"
