@@ -221,6 +221,9 @@ EXTENT = [
     ("Object subclass: A\n  foo => x\n  at: i put: v => y", [("foo", ["x"]), ("at:put:", ["y"])], []),
     ("Object subclass: A\n  foo => x\n  bar -> Integer => y", [("foo", ["x"]), ("bar", ["y"])], []),
     ("Object subclass: A\n  foo => x\n  class bar => y", [("foo", ["x"]), ("bar", ["y"])], []),
+    ("Object subclass: A\n  foo => x\n  sealed ** a => y", [("foo", ["x"]), ("**", ["y"])], []),
+    ("Object subclass: A\n  foo => x\n  class + a => y", [("foo", ["x"]), ("+", ["y"])], []),
+    ("Object subclass: A\n  foo => x\n  sealed at: a => y", [("foo", ["x"]), ("at:", ["y"])], []),
     # ... or state:
     ("Object subclass: A\n  foo => x\n  state: s = 1\n  bar => y", [("foo", ["x"]), ("bar", ["y"])], []),
     # 3. a token at column 0 ends the method and the class

@@ -278,6 +278,9 @@ class Parser:
         k1 = self.K[i + 1]
         if k1 == K_FATARROW or k1 == K_IDENT:
             return True
+        v = self.V[i]
+        if v == "sealed" or v == "class":
+            return True  # sealed/class before a binary or keyword pattern
         if k1 == K_KEYWORD:
             return self.V[i + 1] == "subclass:"
         if k1 == K_BINOP:
