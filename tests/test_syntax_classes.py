@@ -478,3 +478,35 @@ def test_several_errors_in_one_class():
     ]
     assert [x.span.line for x in diags] == [2, 3, 4, 6]
     assert [mm.selector for mm in m.items[0].methods] == ["ok"]
+
+
+# ----------------------------------------------------------------- @expect in class bodies
+
+def test_expect_before_declarations_in_a_class_body():
+    src = d(
+        """
+        Object subclass: A
+          @expect unused
+          state: x = 0
+          foo => 1
+          /// Doc of bar.
+          @expect dnu
+          bar => self zork
+          @expect type
+          class make => self new
+        """
+    )
+    c = cls(src)
+    assert [(s.name, s.expect) for s in c.state] == [("x", "unused")]
+    assert [(m.selector, m.expect, m.doc) for m in c.methods] == [
+        ("foo", None, None),
+        ("bar", "dnu", "Doc of bar."),
+        ("make", "type", None),
+    ]
+    # the @expect line ended foo's body instead of becoming its last statement
+    assert [sx(s) for s in c.methods[0].body] == ["1"]
+
+
+def test_expect_inside_a_method_body_is_a_statement():
+    c = cls("Object subclass: A\n  foo =>\n    @expect dnu\n    self zork\n  bar => 1")
+    assert [sx(s) for s in c.methods[0].body] == ["(@expect dnu)", "(zork self)"]

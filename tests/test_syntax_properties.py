@@ -215,11 +215,17 @@ def method_defs(draw, class_side=None):
         draw(st.none() | type_names),
         ptypes,
         draw(docs),
+        None if class_side is not None else draw(st.none() | st.sampled_from(["dnu", "type", "unused", "all"])),
     )
 
 
 state_decls = st.builds(
-    A.StateDecl, lower_names, st.none() | type_names, st.none() | statements(1), docs
+    A.StateDecl,
+    lower_names,
+    st.none() | type_names,
+    st.none() | statements(1),
+    docs,
+    st.none() | st.sampled_from(["dnu", "type", "unused", "all"]),
 )
 
 

@@ -322,6 +322,8 @@ class StateDecl(Node):
     type: Optional[str] = None
     default: Optional["Node"] = None
     doc: Optional[str] = None
+    #: category of an ``@expect`` written just before the declaration
+    expect: Optional[str] = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,6 +340,8 @@ class MethodDef(Node):
     return_type: Optional[str] = None
     param_types: tuple = ()
     doc: Optional[str] = None
+    #: category of an ``@expect`` written just before the method
+    expect: Optional[str] = None
     source: str = field(default="", compare=False)
 
     @property

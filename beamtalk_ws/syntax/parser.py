@@ -1107,20 +1107,26 @@ class Parser:
                 if k == K_PERIOD:
                     self.i += 1
                     continue
+                expect = None
+                if k == K_EXPECT and self.expect_before_item(i):
+                    # ``@expect cat`` before a declaration applies to it
+                    expect = self.parse_expect()
+                    i = self.i
+                    k = K[i]
                 if k == K_KEYWORD and V[i] == "state:":
                     st = self.guarded_item(self.parse_state_decl)
                     if st is not None:
-                        state.append(st)
+                        state.append(self.with_expect(st, expect))
                     continue
                 if k == K_KEYWORD and V[i] == "classState:" and not after_col0_method:
                     st = self.guarded_item(self.parse_state_decl)
                     if st is not None:
-                        class_state.append(st)
+                        class_state.append(self.with_expect(st, expect))
                     continue
                 p = self.method_def_at(i)
                 if p >= 0:
                     try:
-                        methods.append(self.parse_method(pattern_start=p))
+                        methods.append(self.with_expect(self.parse_method(pattern_start=p), expect))
                     except ParseError as err:
                         self.add(err.diag)
                         self.depth = 0
@@ -1143,6 +1149,27 @@ class Parser:
             self.source[self.S[start] : end],
             self.span(start, self.i - 1),
         )
+
+    def expect_before_item(self, i: int) -> bool:
+        """``@expect cat`` at token i followed by a class-body declaration?"""
+        K = self.K
+        if K[i + 1] != K_IDENT:
+            return False
+        j = i + 2
+        k = K[j]
+        if k == K_KEYWORD and self.V[j] in ("state:", "classState:"):
+            return True
+        return self.method_def_at(j) >= 0
+
+    def with_expect(self, item, expect):
+        """Attach an ``@expect`` (an Expect node or None) to a declaration;
+        the doc comment may stand before the ``@expect``."""
+        if expect is None:
+            return item
+        doc = item.doc
+        if doc is None:
+            doc = self.doc_before(self.S.index(expect.span.start))
+        return _replace(item, expect=expect.category, doc=doc)
 
     def guarded_item(self, fn):
         """Parse one class-body item; on error record it and skip to the next
@@ -1186,7 +1213,7 @@ class Parser:
             self.in_method = False
             self.base = self.depth
             default = self.parse_statement()
-        return _StateDecl(name, typ, default, doc, self.span(start, self.i - 1))
+        return _StateDecl(name, typ, default, doc, None, self.span(start, self.i - 1))
 
     def parse_type(self) -> str:
         K = self.K
@@ -1245,6 +1272,7 @@ class Parser:
             rtype,
             tuple(ptypes) if ptypes and ptypes.count(None) != len(ptypes) else (),
             doc,
+            None,
             source,
             _tnew(Span, (self.S[start], body_end, self.LN[start], self.CO[start])),
         )
@@ -1302,6 +1330,8 @@ class Parser:
             return self.V[i] == "state:" or self.method_def_at(i) >= 0
         if k == K_BINOP:
             return self.pattern_end(i) >= 0
+        if k == K_EXPECT:
+            return self.expect_before_item(i)
         return False
 
     def parse_method_body(self, selector: str, arrow: int):
@@ -1361,6 +1391,12 @@ class Parser:
         self.i = j + 1  # skip '>>'
         m = self.parse_method(class_side_default=class_side, doc=doc, standalone=True)
         return _StandaloneMethod(class_name, class_side, m, self.span(start, self.i - 1))
+
+
+def _replace(node, **changes):
+    import dataclasses
+
+    return dataclasses.replace(node, **changes)
 
 
 def parse_source(source: str, filename: str = "<input>"):

@@ -339,6 +339,8 @@ def _type_suffix(typ) -> str:
 
 def _state(word: str, d: A.StateDecl, indent: str):
     lines = _doc_lines(d.doc, indent)
+    if d.expect is not None:
+        lines.append(indent + "@expect " + d.expect)
     s = indent + word + " " + d.name + _type_suffix(d.type)
     if d.default is not None:
         s += " = " + _statement(d.default)
@@ -377,6 +379,8 @@ def _method_body(m: A.MethodDef, indent: str):
 
 def _method(m: A.MethodDef, indent: str):
     lines = _doc_lines(m.doc, indent)
+    if m.expect is not None:
+        lines.append(indent + "@expect " + m.expect)
     lines.append(indent + _method_header(m))
     lines.extend(_method_body(m, indent + "  "))
     return lines
