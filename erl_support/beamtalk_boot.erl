@@ -18,6 +18,7 @@ start() ->
         false -> ok;
         Home -> os:putenv("HOME", Home), os:unsetenv("BEAMTALK_USER_HOME")
     end,
+    ok = beamtalk_bootstrap:boot(),
     {ok, _} = beamtalk_workspace:start(#{id => list_to_binary(Id),
                                          dir => list_to_binary(Dir),
                                          idle_ms => IdleMs}),

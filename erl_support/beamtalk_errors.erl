@@ -5,22 +5,31 @@
 %% exception object of the spec's hierarchy (bound to `_error`) and an
 %% `ERROR: #Class` block with the fields that are present.
 -module(beamtalk_errors).
--export([wrap/3, format/1, exception_class/1]).
+-export([wrap/3, format/1, exception_class/1, kind_class/1]).
 
 -define(CLASS_KEY, '$beamtalk_class').
 
 %% @doc Wrap a caught Class:Reason into a Beamtalk exception object.
+%% Exception objects pass through (without the handler bookkeeping of
+%% beamtalk_exception); raw BEAM errors become RuntimeError (badarith,
+%% badarg, ... with the term as message), ExitError or ThrowError.
 -spec wrap(error | exit | throw, term(), list()) -> map().
 wrap(error, #{?CLASS_KEY := _, error := _} = Ex, _Stack) ->
-    Ex;
+    maps:without(['$bt_ctx', '$bt_searched'], Ex);
 wrap(error, {beamtalk_error, Kind, Class, Selector, Message, Hint, Details}, _Stack) ->
     exception(Kind, Class, Selector, Message, Hint, Details);
 wrap(error, undef, [{M, F, Args, _} | _]) ->
     Arity = if is_list(Args) -> length(Args); true -> Args end,
     Msg = iolist_to_binary(io_lib:format("Undefined function: ~ts:~ts/~b", [M, F, Arity])),
     exception(runtime_error, undefined, undefined, Msg, nil, #{});
+wrap(error, {badarity, {Fun, Args}}, _Stack) when is_function(Fun), is_list(Args) ->
+    {arity, N} = erlang:fun_info(Fun, arity),
+    Msg = iolist_to_binary(io_lib:format(
+            "Wrong number of arguments: block expects ~b but was called with ~b",
+            [N, length(Args)])),
+    exception(arity_mismatch, 'Block', undefined, Msg, nil, #{});
 wrap(error, Reason, _Stack) ->
-    exception(runtime_error, undefined, undefined, term_text(Reason), nil, #{});
+    exception(runtime_error, undefined, undefined, term_text(Reason), nil, #{reason => Reason});
 wrap(exit, Reason, _Stack) ->
     exception(erlang_exit, undefined, undefined, term_text(Reason), nil, #{reason => Reason});
 wrap(throw, Reason, _Stack) ->
@@ -31,21 +40,27 @@ exception(Kind, Class, Selector, Message, Hint, Details) ->
                message => Message, hint => Hint, details => Details},
     #{?CLASS_KEY => exception_class(Record), error => Record}.
 
-%% @doc The exception class named by an error record (spec table, section 5.1).
-exception_class(#{class := Class}) when Class =/= undefined, Class =/= nil,
-                                        is_atom(Class), Class =/= 'Object' ->
+%% @doc The exception class of an error record (spec section 5.1): a
+%% signal of an exception class is an instance of that class; everything
+%% else follows its kind (the record's class is the failing receiver's
+%% class, e.g. Integer for a does-not-understand).
+exception_class(#{kind := signal, class := Class}) when is_atom(Class) ->
     case is_exception_class(Class) of
         true -> Class;
-        false -> exception_class_of_kind_only(Class)
+        false -> 'Error'
     end;
 exception_class(#{kind := Kind}) ->
     kind_class(Kind).
 
-exception_class_of_kind_only(_) -> 'RuntimeError'.
-
+is_exception_class(undefined) -> false;
+is_exception_class(nil) -> false;
 is_exception_class(Name) ->
-    lists:member(Name, ['Exception', 'Error', 'RuntimeError', 'TypeError',
-                        'InstantiationError', 'BEAMError', 'ExitError', 'ThrowError']).
+    case catch beamtalk_class:is_kind_of_class(Name, 'Exception') of
+        true -> beamtalk_class:exists(Name);
+        _ -> lists:member(Name, ['Exception', 'Error', 'RuntimeError', 'TypeError',
+                                 'InstantiationError', 'BEAMError', 'ExitError',
+                                 'ThrowError'])
+    end.
 
 kind_class(K) when K =:= does_not_understand; K =:= arity_mismatch;
                    K =:= immutable_value; K =:= runtime_error;
@@ -53,7 +68,7 @@ kind_class(K) when K =:= does_not_understand; K =:= arity_mismatch;
                    K =:= no_superclass; K =:= class_already_exists;
                    K =:= dispatch_error; K =:= callback_failed;
                    K =:= actor_dead; K =:= future_not_awaited;
-                   K =:= internal_error -> 'RuntimeError';
+                   K =:= internal_error; K =:= no_match -> 'RuntimeError';
 kind_class(type_error) -> 'TypeError';
 kind_class(instantiation_error) -> 'InstantiationError';
 kind_class(erlang_exit) -> 'ExitError';

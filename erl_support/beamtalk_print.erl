@@ -4,46 +4,131 @@
 %% Why here and not in Python: the REPL shows what the *node* says a value
 %% looks like, so a user class that overrides printString is honoured, and
 %% any other tool attached to the workspace sees the same text.
+%%
+%% `print_string/1` sends `printString` to value objects and actors whose
+%% class overrides it (the override must answer a String; anything else, an
+%% error, a dead or busy actor, or nesting deeper than 32 levels falls back
+%% to the default rendering, so printing never fails and never loops).
+%% `base_print_string/1` is the default rendering of the receiver itself
+%% (what `Object>>printString` answers); elements of collections inside it
+%% are still printed with `print_string/1`.
 -module(beamtalk_print).
--export([print_string/1, display_string/1, symbol_string/1]).
+-export([print_string/1, display_string/1, base_print_string/1,
+         display_string_via_print/1, symbol_string/1]).
 
 -define(CLASS_KEY, '$beamtalk_class').
+-define(DEPTH_KEY, '$bt_print_depth').
+-define(MAX_DEPTH, 32).
+-define(ACTOR_PRINT_TIMEOUT, 2000).
 
 %% @doc The developer form: reads back as source where possible.
 -spec print_string(term()) -> binary().
-print_string(V) when is_integer(V) -> integer_to_binary(V);
-print_string(V) when is_float(V) -> float_to_binary(V, [short]);
-print_string(V) when is_binary(V) -> quote_string(V);
-print_string(V) when is_bitstring(V) -> iolist_to_binary(io_lib:format("~p", [V]));
-print_string(nil) -> <<"nil">>;
-print_string(true) -> <<"true">>;
-print_string(false) -> <<"false">>;
-print_string(V) when is_atom(V) -> symbol_string(V);
-print_string(V) when is_list(V) -> print_list(V);
-print_string(V) when is_function(V) -> <<"a Block">>;
-print_string(#{?CLASS_KEY := Class} = V) -> print_tagged(Class, V);
-print_string(V) when is_map(V) -> print_dictionary(V);
-print_string({beamtalk_object, Tag, _Mod, _Pid} = V) -> print_object(Tag, V);
-print_string(V) when is_tuple(V) ->
+print_string(#{?CLASS_KEY := Class} = V) ->
+    with_override(Class, V, printString, fun() -> print_tagged(Class, V) end);
+print_string({beamtalk_object, Tag, Mod, _Pid} = V) when Mod =/= beamtalk_class ->
+    with_override(Tag, V, printString, fun() -> print_object(V) end);
+print_string(V) ->
+    base_print_string(V).
+
+%% @doc The default rendering (never sends printString to V itself).
+-spec base_print_string(term()) -> binary().
+base_print_string(V) when is_integer(V) -> integer_to_binary(V);
+base_print_string(V) when is_float(V) -> float_to_binary(V, [short]);
+base_print_string(V) when is_binary(V) -> quote_string(V);
+base_print_string(V) when is_bitstring(V) -> iolist_to_binary(io_lib:format("~p", [V]));
+base_print_string(nil) -> <<"nil">>;
+base_print_string(true) -> <<"true">>;
+base_print_string(false) -> <<"false">>;
+base_print_string(V) when is_atom(V) -> symbol_string(V);
+base_print_string(V) when is_list(V) -> print_list(V);
+base_print_string(V) when is_function(V) -> <<"a Block">>;
+base_print_string(#{?CLASS_KEY := Class} = V) -> print_tagged(Class, V);
+base_print_string(V) when is_map(V) -> print_dictionary(V);
+base_print_string({beamtalk_object, _, _, _} = V) -> print_object(V);
+base_print_string(V) when is_tuple(V) ->
     Elems = [print_string(E) || E <- tuple_to_list(V)],
     iolist_to_binary([${, join(Elems, <<", ">>), $}]);
-print_string(V) when is_pid(V) ->
+base_print_string(V) when is_pid(V) ->
     iolist_to_binary(["#Pid", erlang:pid_to_list(V)]);
-print_string(V) when is_port(V) ->
+base_print_string(V) when is_port(V) ->
     "#Port" ++ Rest = erlang:port_to_list(V),
     iolist_to_binary(["#Port", Rest]);
-print_string(V) when is_reference(V) ->
+base_print_string(V) when is_reference(V) ->
     "#Ref" ++ Rest = erlang:ref_to_list(V),
     iolist_to_binary(["#Ref", Rest]);
-print_string(V) ->
+base_print_string(V) ->
     iolist_to_binary(io_lib:format("~p", [V])).
 
-%% @doc The user form: strings raw, symbols without '#', the rest as printString.
+%% @doc The user form: strings raw, symbols without '#', objects whose class
+%% overrides displayString by that, the rest as printString.
 -spec display_string(term()) -> binary().
 display_string(V) when is_binary(V) -> V;
 display_string(V) when is_atom(V), V =/= nil, V =/= true, V =/= false ->
     atom_to_binary(V, utf8);
+display_string(#{?CLASS_KEY := Class} = V) ->
+    with_override(Class, V, displayString, fun() -> print_string(V) end);
+display_string({beamtalk_object, Tag, Mod, _Pid} = V) when Mod =/= beamtalk_class ->
+    with_override(Tag, V, displayString, fun() -> print_string(V) end);
 display_string(V) -> print_string(V).
+
+%% @doc What `Object>>displayString` answers: the display form, but with a
+%% user printString honoured (never the receiver's own displayString).
+display_string_via_print(V) when is_binary(V) -> V;
+display_string_via_print(V) when is_atom(V), V =/= nil, V =/= true, V =/= false ->
+    atom_to_binary(V, utf8);
+display_string_via_print(V) -> print_string(V).
+
+%% Send Sel to V when its class overrides it with a non-primitive method.
+with_override(Class, V, Sel, Default) ->
+    case override(Class, Sel) of
+        false -> Default();
+        true ->
+            Depth = case get(?DEPTH_KEY) of undefined -> 0; D -> D end,
+            case Depth >= ?MAX_DEPTH orelse self_actor(V) of
+                true -> Default();
+                false ->
+                    put(?DEPTH_KEY, Depth + 1),
+                    try send_print(V, Sel) of
+                        B when is_binary(B) -> B;
+                        L when is_list(L) ->
+                            try unicode:characters_to_binary(L) of
+                                B2 when is_binary(B2) -> B2;
+                                _ -> Default()
+                            catch _:_ -> Default()
+                            end;
+                        _ -> Default()
+                    catch _:_ -> Default()
+                    after
+                        case Depth of 0 -> erase(?DEPTH_KEY); _ -> put(?DEPTH_KEY, Depth) end
+                    end
+            end
+    end.
+
+send_print({beamtalk_object, _, _, _} = Actor, Sel) ->
+    beamtalk_actor:call(Actor, Sel, [], ?ACTOR_PRINT_TIMEOUT);
+send_print(V, Sel) ->
+    beamtalk_send:send(V, Sel, []).
+
+self_actor({beamtalk_object, _, _, Pid}) -> Pid =:= self();
+self_actor(_) -> false.
+
+%% A class overrides Sel when the method its table holds for Sel is not one
+%% of the runtime's primitives.
+override(Class, Sel) ->
+    case persistent_term:get({beamtalk_methods, Class}, undefined) of
+        #{Sel := {_, F}} ->
+            case erlang:fun_info(F, module) of
+                {module, M} -> not is_primitive_module(M);
+                _ -> false
+            end;
+        _ -> false
+    end.
+
+is_primitive_module(M) ->
+    case atom_to_binary(M, utf8) of
+        <<"beamtalk_prim_", _/binary>> -> true;
+        _ -> false
+    end.
 
 %% @doc `#foo`, `#at:put:`, `#+`, or `#'hello world'` when the name is not a
 %% bare symbol.
@@ -95,17 +180,38 @@ print_tagged('ErlangModule', #{module := M}) ->
 print_tagged('Array', #{elements := Arr}) ->
     Elems = [print_string(E) || E <- array:to_list(Arr)],
     iolist_to_binary(["#[", join(Elems, <<", ">>), "]"]);
-print_tagged(_Class, #{error := #{message := Message}}) ->
-    %% An exception prints as its message text.
-    field_text(Message);
+print_tagged('Set', #{elements := Elems}) when is_list(Elems) ->
+    iolist_to_binary(["Set(", join([print_string(E) || E <- Elems], <<", ">>), ")"]);
+print_tagged('CompiledMethod', #{selector := Sel}) ->
+    iolist_to_binary(["a CompiledMethod(", atom_to_binary(Sel, utf8), ")"]);
+print_tagged(_Class, #{error := #{kind := _}} = Ex) ->
+    %% An exception prints as its message text (DESIGN D9).
+    exception_text(Ex);
 print_tagged(Class, _V) ->
     iolist_to_binary(["a ", atom_to_binary(Class, utf8)]).
 
-print_object(Tag, _V) ->
+exception_text(#{?CLASS_KEY := Class, error := Rec}) ->
+    case maps:get(message, Rec, nil) of
+        M when M =/= nil, M =/= undefined -> field_text(M);
+        _ ->
+            case maps:get(hint, Rec, nil) of
+                H when is_binary(H) -> H;
+                _ -> atom_to_binary(Class, utf8)
+            end
+    end.
+
+%% Class objects print their name, metaclass objects "Name class" (the
+%% name is found from the class process), actors "a Name".
+print_object({beamtalk_object, 'Metaclass', beamtalk_class, Pid}) ->
+    case catch beamtalk_class:name_from_pid(Pid) of
+        Name when is_atom(Name), Name =/= undefined ->
+            <<(atom_to_binary(Name, utf8))/binary, " class">>;
+        _ -> <<"a Metaclass">>
+    end;
+print_object({beamtalk_object, Tag, _Mod, _Pid}) ->
     TagBin = atom_to_binary(Tag, utf8),
     case binary:split(TagBin, <<" class">>) of
         [Name, <<>>] -> Name;                 % a class object: its name
-        _ when Tag =:= 'Metaclass' -> <<"Metaclass">>;
         _ -> <<"a ", TagBin/binary>>
     end.
 

@@ -1,7 +1,7 @@
 %% @doc Small runtime helpers that generated code calls where no single
 %% Erlang operation expresses the Beamtalk meaning.
 -module(beamtalk_rt).
--export([concat/2, array_from_list/1]).
+-export([concat/2, array_from_list/1, association/2, out_of_bounds/4]).
 
 %% @doc `a ++ b`: list append for lists, binary concatenation for strings.
 concat(A, B) when is_list(A) -> A ++ B;
@@ -11,3 +11,13 @@ concat(A, B) -> erlang:error(badarg, [A, B]).
 %% @doc `#[a, b]`: an Array value wrapping an Erlang array.
 array_from_list(L) ->
     #{'$beamtalk_class' => 'Array', elements => array:from_list(L)}.
+
+%% @doc `key -> value`: an Association value.
+association(K, V) ->
+    #{'$beamtalk_class' => 'Association', key => K, value => V}.
+
+%% @doc Raise the index_out_of_bounds error of a 1-based collection.
+out_of_bounds(Class, Sel, I, Size) ->
+    beamtalk_exception:raise(index_out_of_bounds, Class, Sel,
+                             iolist_to_binary(io_lib:format("Index ~tp out of bounds for ~ts of size ~b",
+                                                            [I, Class, Size])), nil).

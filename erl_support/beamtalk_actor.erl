@@ -1,0 +1,226 @@
+%% @doc Actors: one gen_server per instance (spec semantics §3.4, §4.1, §9).
+%%
+%% Actors are started under `beamtalk_actor_sup` (simple_one_for_one,
+%% temporary), never linked to the process that spawned them, so they
+%% outlive the REPL evaluation that created them.
+%%
+%% State is a map: `'$beamtalk_class'`, `'__class_mod__'`, `'__version__'`
+%% (the class version the state was built for) and one key per field.  The
+%% method table is not kept in the state: every message looks it up in
+%% persistent_term, so a redefined class runs its new code on the next
+%% message.  When the class version differs from the state's, fields the
+%% new definition added are filled with their defaults first (hot reload,
+%% spec §10); existing values are kept.
+%%
+%% Protocol: sync send `{Selector, Args}` answered `{ok, Result}` or
+%% `{error, Class, Reason, Stack}` - an error inside a method is caught in
+%% the actor, which keeps running with its previous state, and re-raised in
+%% the caller with its original class.  Cast `{cast, Selector, Args}`
+%% never answers and never reports errors.
+-module(beamtalk_actor).
+-behaviour(gen_server).
+
+-export([spawn/2, send/3, call/3, call/4, start_link/2, stop/1, kill/1,
+         is_alive/1, stop_self/0, call_timeout/0, set_call_timeout/1,
+         upgrade/1, fields_of/1]).
+-export([init/1, handle_call/3, handle_cast/2, handle_info/2, terminate/2,
+         code_change/3]).
+
+-define(CK, '$beamtalk_class').
+-define(DEFAULT_TIMEOUT, 5000).
+
+%%% ---------------------------------------------------------------------
+%%% Spawning
+%%% ---------------------------------------------------------------------
+
+%% @doc `C spawn` / `C spawnWith: overrides`: start the actor, run
+%% `initialize` (if the class chain defines it) before answering.
+spawn(ClassName, Overrides) ->
+    Info = case beamtalk_class:info(ClassName) of
+               undefined -> beamtalk_class:not_found(ClassName);
+               I -> I
+           end,
+    case Info of
+        #{kind := actor, abstract := false} -> ok;
+        #{kind := actor} ->
+            beamtalk_exception:raise(
+              instantiation_error, ClassName, spawn,
+              iolist_to_binary(["Cannot call 'spawn' on ", atom_to_binary(ClassName, utf8)]),
+              <<"Abstract classes cannot be instantiated. Subclass it first.">>);
+        _ ->
+            beamtalk_exception:raise(
+              instantiation_error, ClassName, spawn,
+              iolist_to_binary(["Cannot call 'spawn' on ", atom_to_binary(ClassName, utf8)]),
+              <<"Only Actor subclasses can be spawned; use new instead">>)
+    end,
+    is_map(Overrides) andalso not maps:is_key(?CK, Overrides) orelse
+        beamtalk_exception:raise(type_error, ClassName, 'spawnWith:',
+                                 <<"spawnWith: expects a Dictionary argument">>, nil),
+    #{fields := Fields, version := Version, module := Mod0} = Info,
+    Mod = case Mod0 of undefined -> ?MODULE; _ -> Mod0 end,
+    State0 = maps:from_list([{N, F()} || {N, F} <- Fields]),
+    State = maps:merge(State0, Overrides),
+    State1 = State#{?CK => ClassName, '__class_mod__' => Mod, '__version__' => Version},
+    {ok, Pid} = supervisor:start_child(beamtalk_actor_sup, [{ClassName, Mod}, State1]),
+    Obj = {beamtalk_object, ClassName, Mod, Pid},
+    case maps:is_key(initialize, beamtalk_class:instance_methods(ClassName)) of
+        true ->
+            try call(Obj, initialize, [])
+            catch C:R:S ->
+                    exit(Pid, kill),
+                    erlang:raise(C, R, S)
+            end;
+        false -> ok
+    end,
+    Obj.
+
+start_link(ClassAndMod, State) ->
+    gen_server:start_link(?MODULE, {ClassAndMod, State}, []).
+
+%%% ---------------------------------------------------------------------
+%%% Sending (caller side)
+%%% ---------------------------------------------------------------------
+
+%% @doc A send to an actor record: lifecycle selectors are answered here
+%% (they work on dead actors too), everything else is a synchronous call.
+send({beamtalk_object, _, _, Pid} = R, Sel, Args) ->
+    case Sel of
+        isAlive when Args =:= [] -> is_alive(Pid);
+        stop when Args =:= [] -> stop(Pid);
+        kill when Args =:= [] -> kill(Pid);
+        monitor when Args =:= [] -> erlang:monitor(process, Pid);
+        _ -> call(R, Sel, Args)
+    end.
+
+%% @doc Synchronous call with the default timeout (5000 ms).
+call(R, Sel, Args) ->
+    call(R, Sel, Args, call_timeout()).
+
+call({beamtalk_object, Class, _, Pid}, Sel, _Args, _Timeout) when Pid =:= self() ->
+    beamtalk_exception:raise(
+      runtime_error, Class, Sel,
+      iolist_to_binary(["A ", atom_to_binary(Class, utf8), " sent '", atom_to_binary(Sel, utf8),
+                        "' to itself through a reference; this would deadlock"]),
+      <<"Inside an actor method, send to self directly">>);
+call({beamtalk_object, Class, _, Pid}, Sel, Args, Timeout) ->
+    try gen_server:call(Pid, {Sel, Args}, Timeout) of
+        {ok, Result} -> Result;
+        {error, C, R, S} -> erlang:raise(C, R, S)
+    catch
+        exit:{timeout, {gen_server, call, _}} ->
+            beamtalk_exception:raise(
+              timeout, Class, Sel,
+              iolist_to_binary(io_lib:format("Actor call timed out: a ~ts did not answer '~ts' within ~b ms",
+                                             [Class, Sel, Timeout])),
+              <<"The actor may be busy or waiting on another actor (deadlock)">>);
+        exit:{_Reason, {gen_server, call, _}} ->
+            dead(Class, Sel)
+    end.
+
+dead(Class, Sel) ->
+    beamtalk_exception:raise(
+      actor_dead, Class, Sel,
+      iolist_to_binary(["Cannot send '", atom_to_binary(Sel, utf8), "' to a ",
+                        atom_to_binary(Class, utf8), " (actor process has terminated)"]),
+      <<"Check isAlive before sending, or spawn a new actor">>).
+
+is_alive(Pid) when node(Pid) =:= node() ->
+    is_process_alive(Pid);
+is_alive(Pid) ->
+    rpc:call(node(Pid), erlang, is_process_alive, [Pid], 5000) =:= true.
+
+%% @doc `actor stop`: graceful, idempotent, answers ok.
+stop(Pid) when Pid =:= self() ->
+    stop_self();
+stop(Pid) ->
+    try gen_server:stop(Pid, normal, call_timeout())
+    catch exit:_ -> ok
+    end,
+    ok.
+
+%% @doc Stop the calling actor once the current message has been answered.
+stop_self() ->
+    self() ! '$bt_stop',
+    ok.
+
+%% @doc `actor kill`: answers ok (also when already dead).
+kill(Pid) ->
+    exit(Pid, kill),
+    ok.
+
+call_timeout() ->
+    persistent_term:get({?MODULE, call_timeout}, ?DEFAULT_TIMEOUT).
+
+%% @doc Change the synchronous call timeout (tests use short ones).
+set_call_timeout(Ms) when is_integer(Ms), Ms > 0; Ms =:= infinity ->
+    persistent_term:put({?MODULE, call_timeout}, Ms).
+
+%% @doc The field names of an actor's class.
+fields_of(ClassName) ->
+    case beamtalk_class:info(ClassName) of
+        #{fields := Fs} -> [N || {N, _} <- Fs];
+        _ -> []
+    end.
+
+%%% ---------------------------------------------------------------------
+%%% gen_server
+%%% ---------------------------------------------------------------------
+
+init({{Class, Mod}, State}) ->
+    put('$bt_self', {beamtalk_object, Class, Mod, self()}),
+    {ok, State}.
+
+handle_call({Sel, Args}, _From, State0) when is_atom(Sel), is_list(Args) ->
+    State = upgrade(State0),
+    Self = get('$bt_self'),
+    Reply = try beamtalk_send:invoke(Self, State, Sel, Args) of
+                {Result, State1} when is_map(State1) -> {{ok, Result}, State1};
+                Other -> {{error, error, bad_method_result(Sel, Other), []}, State}
+            catch
+                C:R:S -> {{error, C, beamtalk_exception:clean(R), S}, State}
+            end,
+    {R1, S1} = Reply,
+    {reply, R1, S1};
+handle_call(_Other, _From, State) ->
+    {reply, {error, error, badarg, []}, State}.
+
+handle_cast({cast, Sel, Args}, State0) when is_atom(Sel), is_list(Args) ->
+    State = upgrade(State0),
+    try beamtalk_send:invoke(get('$bt_self'), State, Sel, Args) of
+        {_Result, State1} when is_map(State1) -> {noreply, State1};
+        _ -> {noreply, State}
+    catch _:_ -> {noreply, State}
+    end;
+handle_cast(_Msg, State) ->
+    {noreply, State}.
+
+handle_info('$bt_stop', State) ->
+    {stop, normal, State};
+handle_info(_Msg, State) ->
+    {noreply, State}.
+
+terminate(_Reason, _State) -> ok.
+
+code_change(_Old, State, _Extra) -> {ok, State}.
+
+bad_method_result(Sel, Other) ->
+    beamtalk_exception:new(internal_error, undefined, Sel,
+                           iolist_to_binary(io_lib:format(
+                                              "Actor method ~ts returned ~tp instead of {Result, State}",
+                                              [Sel, Other])), nil).
+
+%% @doc Bring a state map up to its class's current version: add the
+%% fields a redefinition introduced, with their defaults.
+upgrade(#{?CK := Class, '__version__' := V} = State) ->
+    case persistent_term:get({beamtalk_class_info, Class}, undefined) of
+        #{version := V} -> State;
+        #{version := V1, fields := Fields} ->
+            Missing = [{N, F} || {N, F} <- Fields, not maps:is_key(N, State)],
+            State1 = lists:foldl(fun({N, F}, Acc) ->
+                                         Acc#{N => try F() catch _:_ -> nil end}
+                                 end, State, Missing),
+            State1#{'__version__' => V1};
+        undefined -> State
+    end;
+upgrade(State) ->
+    State.

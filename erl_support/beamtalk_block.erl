@@ -1,0 +1,93 @@
+%% @doc Blocks (Erlang funs): arity-checked evaluation and the loops that
+%% the compiler does not inline (spec semantics §4.5, stdlib §5).
+%%
+%% The compiler inlines the literal-block forms of these messages so that
+%% assignments inside them update the enclosing method's variables; the
+%% functions here are the fallbacks for blocks held in variables.
+-module(beamtalk_block).
+
+-export([value/2, arity/1, while_true/2, while_false/2, repeat/1,
+         times_repeat/2, to_do/3, to_by_do/4, value_selector/1, cull/2]).
+
+%% @doc `aBlock value: a value: b`, with the arity checked (arity_mismatch:
+%% "Wrong number of arguments: block expects 2 but was called with 1").
+%% A non-block receiver gets the corresponding `value...` message.
+value(F, []) when is_function(F, 0) -> F();
+value(F, [A]) when is_function(F, 1) -> F(A);
+value(F, [A, B]) when is_function(F, 2) -> F(A, B);
+value(F, [A, B, C]) when is_function(F, 3) -> F(A, B, C);
+value(F, Args) when is_function(F), is_list(Args) ->
+    N = length(Args),
+    case erlang:fun_info(F, arity) of
+        {arity, N} -> erlang:apply(F, Args);
+        {arity, M} -> arity_error(M, N)
+    end;
+value(Other, Args) when is_list(Args) ->
+    case value_selector(length(Args)) of
+        'valueWithArguments:' -> beamtalk_send:send(Other, 'valueWithArguments:', [Args]);
+        Sel -> beamtalk_send:send(Other, Sel, Args)
+    end.
+
+arity_error(Expected, Got) ->
+    beamtalk_exception:raise(
+      arity_mismatch, 'Block', value_selector(Got),
+      iolist_to_binary(io_lib:format("Wrong number of arguments: block expects ~b but was called with ~b",
+                                     [Expected, Got])),
+      nil).
+
+%% @doc Call F with X when it takes one argument, with none when it takes
+%% none (`ifNotNil:` and handler blocks accept both).
+cull(F, _X) when is_function(F, 0) -> F();
+cull(F, X) -> value(F, [X]).
+
+value_selector(0) -> value;
+value_selector(1) -> 'value:';
+value_selector(2) -> 'value:value:';
+value_selector(3) -> 'value:value:value:';
+value_selector(4) -> 'value:value:value:value:';
+value_selector(_) -> 'valueWithArguments:'.
+
+arity(F) when is_function(F) ->
+    {arity, N} = erlang:fun_info(F, arity),
+    N.
+
+%% @doc `[cond] whileTrue: [body]` -> nil.
+while_true(Cond, Body) ->
+    case value(Cond, []) of
+        true -> value(Body, []), while_true(Cond, Body);
+        _ -> nil
+    end.
+
+while_false(Cond, Body) ->
+    case value(Cond, []) of
+        false -> value(Body, []), while_false(Cond, Body);
+        _ -> nil
+    end.
+
+%% @doc `[body] repeat`: loops until an exception or a non-local return.
+repeat(Body) ->
+    value(Body, []),
+    repeat(Body).
+
+%% @doc `n timesRepeat: [body]` -> nil.
+times_repeat(N, Body) when is_integer(N), N > 0 ->
+    value(Body, []),
+    times_repeat(N - 1, Body);
+times_repeat(_, _) ->
+    nil.
+
+%% @doc `a to: b do: [:i | ...]` -> nil.
+to_do(I, Stop, Body) when I =< Stop ->
+    value(Body, [I]),
+    to_do(I + 1, Stop, Body);
+to_do(_, _, _) ->
+    nil.
+
+to_by_do(_I, _Stop, 0, _Body) ->
+    beamtalk_exception:raise(runtime_error, 'Integer', 'to:by:do:',
+                             <<"to:by:do: step must not be zero">>, nil);
+to_by_do(I, Stop, Step, Body) when Step > 0, I =< Stop; Step < 0, I >= Stop ->
+    value(Body, [I]),
+    to_by_do(I + Step, Stop, Step, Body);
+to_by_do(_, _, _, _) ->
+    nil.

@@ -1,0 +1,120 @@
+%% @doc Calling Erlang from Beamtalk (seed ADR 0028; spec semantics §13).
+%%
+%% `Erlang lists` is a proxy `#{'$beamtalk_class' => 'ErlangModule',
+%% module => lists}`; a keyword send to it calls `lists:firstKeyword(args...)`.
+%% `call/3` is also what generated code uses for `Erlang m f: ...`.
+%%
+%% Before calling, the export list is checked so a missing module or
+%% function is reported as the seed shows (Module / Function / Hint, no
+%% Erlang stack).  Errors raised by the call are mapped as the seed's table
+%% says: undef -> RuntimeError (does_not_understand), badarg and badarith ->
+%% TypeError, function_clause -> RuntimeError (arity_mismatch), exit ->
+%% ExitError, throw -> ThrowError; the original reason is kept in the
+%% details.  Beamtalk exceptions and non-local returns raised by Beamtalk
+%% code called back from Erlang pass through unchanged.
+-module(beamtalk_erlang).
+
+-export([call/3, proxy/1, proxy_send/3, function_name/1, exports/1]).
+
+-define(CK, '$beamtalk_class').
+
+proxy(Module) when is_atom(Module) ->
+    #{?CK => 'ErlangModule', module => Module}.
+
+%% @doc A message to a proxy: the first keyword names the function.
+proxy_send(Module, Selector, Args) ->
+    call(Module, function_name(Selector), Args).
+
+function_name(Selector) ->
+    S = atom_to_binary(Selector, utf8),
+    case binary:split(S, <<":">>) of
+        [<<>>, _] -> Selector;
+        [Name | _] -> binary_to_atom(Name, utf8)
+    end.
+
+%% @doc `Module:Function(Args...)` with the interop error mapping.
+call(M, F, Args) when is_atom(M), is_atom(F), is_list(Args) ->
+    N = length(Args),
+    check_callable(M, F, N),
+    try erlang:apply(M, F, Args)
+    catch
+        error:Ex:S when is_map(Ex), is_map_key(?CK, Ex) -> erlang:raise(error, Ex, S);
+        throw:T:S ->
+            case beamtalk_exception:is_control(throw, T) of
+                true -> erlang:raise(throw, T, S);
+                false -> erlang_error(erlang_throw, 'ThrowError', M, F, N, T)
+            end;
+        error:R:_S -> erlang_error(error_kind(R), undefined, M, F, N, R);
+        exit:R:_S -> erlang_error(erlang_exit, 'ExitError', M, F, N, R)
+    end;
+call(M, F, Args) ->
+    beamtalk_exception:raise(type_error, 'ErlangModule', F,
+                             iolist_to_binary(io_lib:format(
+                                                "Cannot call ~tp:~tp with arguments ~tp",
+                                                [M, F, Args])), nil).
+
+check_callable(M, F, N) ->
+    case code:ensure_loaded(M) of
+        {module, M} ->
+            case erlang:function_exported(M, F, N) of
+                true -> ok;
+                false -> missing_function(M, F, N)
+            end;
+        {error, _} ->
+            interop_error(does_not_understand, M, F, N, nil, nil,
+                          iolist_to_binary(["Erlang module '", atom_to_binary(M, utf8),
+                                            "' is not loaded. Is it on the code path?"]))
+    end.
+
+missing_function(M, F, N) ->
+    Arities = lists:usort([A || {F1, A} <- exports(M), F1 =:= F]),
+    Hint = case Arities of
+               [] -> <<"This Erlang function does not exist. Check spelling and arity.">>;
+               [A] ->
+                   iolist_to_binary(io_lib:format("~ts:~ts/~b exists but was called with ~b argument~ts.",
+                                                  [M, F, A, N, plural(N)]));
+               As ->
+                   Names = lists:join(", ", [io_lib:format("~ts:~ts/~b", [M, F, A]) || A <- As]),
+                   iolist_to_binary(io_lib:format("~ts exist but ~ts was called with ~b argument~ts.",
+                                                  [Names, F, N, plural(N)]))
+           end,
+    interop_error(does_not_understand, M, F, N, nil, nil, Hint).
+
+plural(1) -> "";
+plural(_) -> "s".
+
+%% Kind of an error:Reason raised inside the call.
+error_kind(undef) -> does_not_understand;
+error_kind(badarg) -> type_error;
+error_kind(badarith) -> type_error;
+error_kind(function_clause) -> arity_mismatch;
+error_kind(_) -> runtime_error.
+
+erlang_error(Kind, _Class, M, F, N, Reason) ->
+    Hint = case Reason of
+               function_clause ->
+                   <<"Erlang function raised 'function_clause'. Check argument types and values.">>;
+               _ ->
+                   iolist_to_binary(io_lib:format("Erlang error in ~ts:~ts: ~ts",
+                                                  [M, F, reason_text(Reason)]))
+           end,
+    interop_error(Kind, M, F, N, Reason, reason_text(Reason), Hint).
+
+interop_error(Kind, M, F, N, Reason, ReasonText, Hint) ->
+    Details0 = #{module => M,
+                 function => iolist_to_binary(io_lib:format("~ts/~b", [F, N]))},
+    Details = case ReasonText of
+                  nil -> Details0;
+                  _ -> Details0#{reason => Reason, reason_text => ReasonText}
+              end,
+    beamtalk_exception:raise(Kind, 'ErlangModule', F, nil, Hint, Details).
+
+reason_text(R) when is_atom(R) -> atom_to_binary(R, utf8);
+reason_text(R) -> iolist_to_binary(io_lib:format("~tp", [R])).
+
+%% @doc The exports of a module (empty when it cannot be loaded).
+exports(M) ->
+    case code:ensure_loaded(M) of
+        {module, M} -> M:module_info(exports);
+        _ -> []
+    end.

@@ -1,0 +1,155 @@
+%% @doc Value and object instances: maps tagged with `'$beamtalk_class'`
+%% (spec semantics §3.2, §3.3).
+%%
+%% `new` evaluates every field default (inherited fields first) at
+%% construction time; `new:` merges a Dictionary over that.  For
+%% `Value subclass:` classes the runtime synthesises, at definition time and
+%% unless the class defines the selector itself, a getter and a functional
+%% `withX:` setter per own field, and a class-side keyword constructor of all
+%% fields in declaration order (`Point x: 3 y: 4`).  These are ordinary
+%% entries of the flattened method tables (see beamtalk_class:recompute).
+-module(beamtalk_object).
+
+-export([new/1, new/2, instantiate/1, check_instantiable/2, field_names/1,
+         field_at/2, field_at_put/3, synthesise_accessors/1,
+         synthesise_constructor/1, setter_name/1, make_fun/2]).
+
+-define(CK, '$beamtalk_class').
+
+%% @doc `C new` for a constructible class (checks kind and modifiers).
+new(ClassName) ->
+    check_instantiable(ClassName, new),
+    instantiate(ClassName).
+
+%% @doc `C new: aDictionary`.
+new(ClassName, Map) when is_map(Map) ->
+    check_instantiable(ClassName, 'new:'),
+    maps:merge(instantiate(ClassName), maps:remove(?CK, Map));
+new(ClassName, _NotMap) ->
+    check_instantiable(ClassName, 'new:'),
+    beamtalk_exception:raise(type_error, ClassName, 'new:',
+                             <<"new: expects a Dictionary argument">>, nil).
+
+%% @doc A fresh instance with every field at its default (no checks).
+instantiate(ClassName) ->
+    Fields = case beamtalk_class:info(ClassName) of
+                 #{fields := F} -> F;
+                 undefined -> beamtalk_class:not_found(ClassName)
+             end,
+    maps:from_list([{?CK, ClassName} | [{N, D()} || {N, D} <- Fields]]).
+
+%% @doc Raise the spec's instantiation errors for classes that `new` cannot
+%% build: abstract classes, primitive types, actors, metaclasses.
+check_instantiable(ClassName, Sel) ->
+    Info = case beamtalk_class:info(ClassName) of
+               undefined -> beamtalk_class:not_found(ClassName);
+               I -> I
+           end,
+    Msg = iolist_to_binary(["Cannot call '", atom_to_binary(Sel, utf8), "' on ",
+                            atom_to_binary(ClassName, utf8)]),
+    case Info of
+        #{abstract := true} ->
+            beamtalk_exception:raise(instantiation_error, ClassName, Sel, Msg,
+                                     <<"Abstract classes cannot be instantiated. Subclass it first.">>);
+        #{primitive := true} ->
+            beamtalk_exception:raise(instantiation_error, ClassName, Sel, Msg,
+                                     iolist_to_binary([atom_to_binary(ClassName, utf8),
+                                                       " is a primitive type and cannot be "
+                                                       "instantiated with ",
+                                                       atom_to_binary(Sel, utf8)]));
+        #{kind := actor} ->
+            beamtalk_exception:raise(instantiation_error, ClassName, Sel, Msg,
+                                     <<"Use spawn instead">>);
+        _ -> ok
+    end.
+
+%% @doc `x fieldNames`: slot names of an instance (sorted).
+field_names(#{?CK := _} = V) ->
+    lists:sort(maps:keys(maps:remove(?CK, V)));
+field_names(_) ->
+    [].
+
+%% @doc `x fieldAt: #slot`.
+field_at(#{?CK := C} = V, Name) ->
+    case maps:find(Name, V) of
+        {ok, Val} when Name =/= ?CK -> Val;
+        _ -> beamtalk_exception:raise(runtime_error, C, 'fieldAt:',
+                                      iolist_to_binary([atom_to_binary(C, utf8), " has no field '",
+                                                        field_text(Name), "'"]), nil)
+    end;
+field_at(V, _Name) ->
+    C = beamtalk_send:class_name(V),
+    beamtalk_exception:raise(immutable_value, C, 'fieldAt:',
+                             iolist_to_binary(["Cannot call 'fieldAt:' on ", atom_to_binary(C, utf8),
+                                               " (primitive values have no fields)"]), nil).
+
+%% @doc `x fieldAt: #slot put: v`: values are immutable.
+field_at_put(V, _Name, _Value) ->
+    C = beamtalk_send:class_name(V),
+    beamtalk_exception:raise(immutable_value, C, 'fieldAt:put:',
+                             iolist_to_binary(["Cannot call 'fieldAt:put:' on ",
+                                               atom_to_binary(C, utf8), " (immutable value)"]),
+                             <<"Values are immutable: use withSlot: (e.g. withX:) to get an "
+                               "updated copy">>).
+
+field_text(A) when is_atom(A) -> atom_to_binary(A, utf8);
+field_text(T) -> beamtalk_print:print_string(T).
+
+%%% ---------------------------------------------------------------------
+%%% Synthesised methods of Value subclasses
+%%% ---------------------------------------------------------------------
+
+%% @doc Getters and `withX:` setters for the class's own fields.
+synthesise_accessors(Fields) ->
+    maps:from_list(
+      lists:append([[{N, {v, getter(N)}}, {setter_name(N), {v, setter(N)}}]
+                    || {N, _} <- Fields])).
+
+getter(N) -> fun(Self) -> maps:get(N, Self, nil) end.
+
+setter(N) -> fun(Self, V) -> Self#{N => V} end.
+
+%% @doc `withX:` for field `x`.
+setter_name(N) ->
+    case atom_to_binary(N, utf8) of
+        <<C/utf8, Rest/binary>> ->
+            Up = string:uppercase(<<C/utf8>>),
+            binary_to_atom(<<"with", Up/binary, Rest/binary, ":">>, utf8);
+        <<>> -> 'with:'
+    end.
+
+%% @doc The class-side keyword constructor `x:y:` over all fields.  It
+%% sends `new` to the class (so a class-side `new` override is honoured)
+%% and sets every field from the arguments.
+synthesise_constructor([]) ->
+    #{};
+synthesise_constructor(Fields) ->
+    Names = [N || {N, _} <- Fields],
+    Sel = binary_to_atom(iolist_to_binary([[atom_to_binary(N, utf8), ":"] || N <- Names]), utf8),
+    Ctor = fun([Cls | Args]) ->
+                   Base = beamtalk_send:send(Cls, new, []),
+                   maps:merge(Base, maps:from_list(lists:zip(Names, Args)))
+           end,
+    #{Sel => {v, make_fun(length(Names) + 1, Ctor)}}.
+
+%% @doc A fun of the given arity that calls F with its arguments as a list.
+make_fun(0, F) -> fun() -> F([]) end;
+make_fun(1, F) -> fun(A) -> F([A]) end;
+make_fun(2, F) -> fun(A, B) -> F([A, B]) end;
+make_fun(3, F) -> fun(A, B, C) -> F([A, B, C]) end;
+make_fun(4, F) -> fun(A, B, C, D) -> F([A, B, C, D]) end;
+make_fun(5, F) -> fun(A, B, C, D, E) -> F([A, B, C, D, E]) end;
+make_fun(6, F) -> fun(A, B, C, D, E, G) -> F([A, B, C, D, E, G]) end;
+make_fun(7, F) -> fun(A, B, C, D, E, G, H) -> F([A, B, C, D, E, G, H]) end;
+make_fun(8, F) -> fun(A, B, C, D, E, G, H, I) -> F([A, B, C, D, E, G, H, I]) end;
+make_fun(9, F) -> fun(A, B, C, D, E, G, H, I, J) -> F([A, B, C, D, E, G, H, I, J]) end;
+make_fun(10, F) -> fun(A, B, C, D, E, G, H, I, J, K) -> F([A, B, C, D, E, G, H, I, J, K]) end;
+make_fun(N, F) ->
+    %% Rare (more than ten fields): build a fun of that arity with erl_eval.
+    Vars = [list_to_atom("A" ++ integer_to_list(I)) || I <- lists:seq(1, N)],
+    Expr = {'fun', 1, {clauses, [{clause, 1, [{var, 1, V} || V <- Vars], [],
+                                  [{call, 1, {var, 1, 'F'},
+                                    [lists:foldr(fun(V, Acc) -> {cons, 1, {var, 1, V}, Acc} end,
+                                                 {nil, 1}, Vars)]}]}]}},
+    {value, Fun, _} = erl_eval:expr(Expr, erl_eval:add_binding('F', F, erl_eval:new_bindings())),
+    Fun.

@@ -1,0 +1,52 @@
+%% @doc Primitive methods of Actor (stdlib §8).  Instance methods are
+%% actor style: `F(Self, State, Args...) -> {Result, State1}`, run inside
+%% the actor's process.  Class-side methods are value style.
+-module(beamtalk_prim_actor).
+
+-export(['fieldAt:'/3, 'fieldAt:put:'/4, 'fieldNames'/2, 'isAlive'/2, 'stop'/2,
+         'kill'/2, 'monitor'/2, 'perform:'/3, 'perform:withArguments:'/4,
+         'perform:with:'/4, 'perform:with:with:'/5,
+         'class spawn'/1, 'class spawnWith:'/2, 'class new'/1, 'class new:'/2]).
+
+'fieldAt:'(Self, State, Name) ->
+    case lists:member(Name, beamtalk_actor:fields_of(element(2, Self))) of
+        true -> {maps:get(Name, State, nil), State};
+        false -> {no_field(Self, Name), State}
+    end.
+
+'fieldAt:put:'(Self, State, Name, Value) ->
+    case lists:member(Name, beamtalk_actor:fields_of(element(2, Self))) of
+        true -> {Value, State#{Name => Value}};
+        false -> {no_field(Self, Name), State}
+    end.
+
+no_field(Self, Name) ->
+    C = element(2, Self),
+    beamtalk_exception:raise(runtime_error, C, 'fieldAt:',
+                             iolist_to_binary([atom_to_binary(C, utf8), " has no field '",
+                                               beamtalk_print:display_string(Name), "'"]), nil).
+
+'fieldNames'(Self, State) -> {beamtalk_actor:fields_of(element(2, Self)), State}.
+
+'isAlive'(_Self, State) -> {true, State}.
+'stop'(_Self, State) -> beamtalk_actor:stop_self(), {ok, State}.
+'kill'(_Self, _State) -> exit(kill).
+'monitor'(Self, State) -> {erlang:monitor(process, element(4, Self)), State}.
+
+%% perform: inside the actor runs the method here (a call to the actor's
+%% own pid would deadlock).
+'perform:'(Self, State, Sel) -> perform(Self, State, Sel, []).
+'perform:with:'(Self, State, Sel, A) -> perform(Self, State, Sel, [A]).
+'perform:with:with:'(Self, State, Sel, A, B) -> perform(Self, State, Sel, [A, B]).
+'perform:withArguments:'(Self, State, Sel, Args) when is_list(Args) -> perform(Self, State, Sel, Args).
+
+perform(Self, State, Sel, Args) when is_atom(Sel) ->
+    case beamtalk_send:selector_arity(Sel) =:= length(Args) of
+        true -> beamtalk_send:self_send(Self, State, Sel, Args);
+        false -> {beamtalk_send:perform(Self, Sel, Args), State}   % raises the arity error
+    end.
+
+'class spawn'(Cls) -> beamtalk_actor:spawn(beamtalk_class:name_of(Cls), #{}).
+'class spawnWith:'(Cls, Map) -> beamtalk_actor:spawn(beamtalk_class:name_of(Cls), Map).
+'class new'(Cls) -> beamtalk_object:new(beamtalk_class:name_of(Cls)).
+'class new:'(Cls, Map) -> beamtalk_object:new(beamtalk_class:name_of(Cls), Map).

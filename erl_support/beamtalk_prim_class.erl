@@ -1,0 +1,23 @@
+%% @doc Primitive methods of Class (stdlib §7): the class objects' own
+%% protocol on top of Behaviour.
+-module(beamtalk_prim_class).
+
+-export(['name'/1, 'printString'/1, 'displayString'/1, 'asString'/1,
+         'classBuilder'/1, 'isClass'/1, 'spawn'/1, 'spawnWith:'/2]).
+
+%% @doc `Counter name` is the Symbol #Counter.
+'name'(Self) -> beamtalk_class:name_of(Self).
+'printString'(Self) -> beamtalk_print:base_print_string(Self).
+'displayString'(Self) -> beamtalk_print:base_print_string(Self).
+'asString'(Self) -> beamtalk_print:base_print_string(Self).
+'isClass'(_) -> true.
+
+%% @doc `Object classBuilder`: a ClassBuilder actor preset with this class
+%% as superclass (seed ADR 0038).
+'classBuilder'(Self) ->
+    beamtalk_actor:spawn('ClassBuilder', #{superclassRef => Self}).
+
+%% @doc `C spawn` for non-actor classes: a clear instantiation error (actor
+%% classes answer it from Actor's class side).
+'spawn'(Self) -> beamtalk_actor:spawn(beamtalk_class:name_of(Self), #{}).
+'spawnWith:'(Self, Map) -> beamtalk_actor:spawn(beamtalk_class:name_of(Self), Map).

@@ -1,0 +1,56 @@
+%% @doc Primitive methods of Integer (stdlib §3).
+-module(beamtalk_prim_integer).
+
+-compile({no_auto_import, [floor/1]}).
+-export(['isEven'/1, 'isOdd'/1, 'factorial'/1, 'gcd:'/2, 'lcm:'/2, 'div:'/2,
+         'rem:'/2, '%'/2, '**'/2, 'bitAnd:'/2, 'bitOr:'/2, 'bitXor:'/2,
+         'bitShift:'/2, 'bitNot'/1, 'timesRepeat:'/2, 'printString:'/2,
+         'isPrime'/1, 'rounded'/1, 'truncated'/1, 'floor'/1, 'ceiling'/1,
+         'asCharacter'/1]).
+
+'isEven'(N) -> N rem 2 =:= 0.
+'isOdd'(N) -> N rem 2 =/= 0.
+
+'factorial'(N) when N < 0 ->
+    beamtalk_exception:user_error(N, <<"factorial is not defined for negative integers">>);
+'factorial'(N) -> fact(N, 1).
+
+fact(0, Acc) -> Acc;
+fact(N, Acc) -> fact(N - 1, Acc * N).
+
+'gcd:'(A, B) -> gcd(abs(A), abs(B)).
+gcd(A, 0) -> A;
+gcd(A, B) -> gcd(B, A rem B).
+
+'lcm:'(_, 0) -> 0;
+'lcm:'(0, _) -> 0;
+'lcm:'(A, B) -> abs(A * B) div gcd(abs(A), abs(B)).
+
+'div:'(A, B) -> A div B.
+'rem:'(A, B) -> A rem B.
+'%'(A, B) -> A rem B.
+'**'(A, B) -> round(math:pow(float(A), float(B))).
+'bitAnd:'(A, B) -> A band B.
+'bitOr:'(A, B) -> A bor B.
+'bitXor:'(A, B) -> A bxor B.
+'bitShift:'(A, B) when B >= 0 -> A bsl B;
+'bitShift:'(A, B) -> A bsr (-B).
+'bitNot'(A) -> bnot A.
+
+'timesRepeat:'(N, Block) -> beamtalk_block:times_repeat(N, Block).
+
+'printString:'(N, Radix) -> integer_to_binary(N, Radix).
+
+'isPrime'(N) when N < 2 -> false;
+'isPrime'(N) -> prime(N, 2).
+prime(N, D) when D * D > N -> true;
+prime(N, D) when N rem D =:= 0 -> false;
+prime(N, D) -> prime(N, D + 1).
+
+'rounded'(N) -> N.
+'truncated'(N) -> N.
+'floor'(N) -> N.
+'ceiling'(N) -> N.
+
+%% Characters are code points (spec §7): a one-character String.
+'asCharacter'(N) -> unicode:characters_to_binary([N]).

@@ -1,0 +1,59 @@
+%% @doc Primitive methods of Number, shared by Integer and Float (stdlib §3).
+%% Infix operators compile to BEAM operations; these definitions are what
+%% `perform:` reaches (`42 perform: #+ withArguments: #(3)` is 45).
+-module(beamtalk_prim_number).
+
+-compile({no_auto_import, [abs/1]}).
+-export(['+'/2, '-'/2, '*'/2, '/'/2, '<'/2, '>'/2, '<='/2, '>='/2,
+         'negated'/1, 'abs'/1, 'min:'/2, 'max:'/2, 'between:and:'/3,
+         'isZero'/1, 'isPositive'/1, 'isNegative'/1, 'sign'/1, 'asFloat'/1,
+         'asInteger'/1, 'asNumber'/1, 'asString'/1, 'sqrt'/1, 'squared'/1, 'raisedTo:'/2,
+         'ln'/1, 'log'/1, 'log10'/1, 'log2'/1, 'exp'/1, 'sin'/1, 'cos'/1, 'tan'/1,
+         'to:do:'/3, 'to:by:do:'/4, 'to:'/2, 'reciprocal'/1]).
+
+'+'(A, B) -> A + B.
+'-'(A, B) -> A - B.
+'*'(A, B) -> A * B.
+'/'(A, B) -> A / B.
+'<'(A, B) -> A < B.
+'>'(A, B) -> A > B.
+'<='(A, B) -> A =< B.
+'>='(A, B) -> A >= B.
+
+'negated'(N) -> -N.
+'abs'(N) -> erlang:abs(N).
+'min:'(A, B) -> erlang:min(A, B).
+'max:'(A, B) -> erlang:max(A, B).
+'between:and:'(N, Lo, Hi) -> N >= Lo andalso N =< Hi.
+'isZero'(N) -> N == 0.
+'isPositive'(N) -> N > 0.
+'isNegative'(N) -> N < 0.
+'sign'(N) when N > 0 -> 1;
+'sign'(N) when N < 0 -> -1;
+'sign'(_) -> 0.
+'asFloat'(N) -> float(N).
+'asInteger'(N) when is_integer(N) -> N;
+'asInteger'(N) -> trunc(N).
+'asNumber'(N) -> N.
+'asString'(N) -> beamtalk_print:base_print_string(N).
+'sqrt'(N) -> math:sqrt(N).
+'squared'(N) -> N * N.
+'raisedTo:'(A, B) when is_integer(A), is_integer(B), B >= 0 -> ipow(A, B, 1);
+'raisedTo:'(A, B) -> math:pow(A, B).
+'ln'(N) -> math:log(N).
+'log'(N) -> math:log(N).
+'log10'(N) -> math:log10(N).
+'log2'(N) -> math:log2(N).
+'exp'(N) -> math:exp(N).
+'sin'(N) -> math:sin(N).
+'cos'(N) -> math:cos(N).
+'tan'(N) -> math:tan(N).
+'reciprocal'(N) -> 1 / N.
+
+ipow(_, 0, Acc) -> Acc;
+ipow(A, B, Acc) when B rem 2 =:= 1 -> ipow(A * A, B div 2, Acc * A);
+ipow(A, B, Acc) -> ipow(A * A, B div 2, Acc).
+
+'to:do:'(From, To, Block) -> beamtalk_block:to_do(From, To, Block).
+'to:by:do:'(From, To, Step, Block) -> beamtalk_block:to_by_do(From, To, Step, Block).
+'to:'(From, To) when is_integer(From), is_integer(To) -> lists:seq(From, max(To, From - 1)).

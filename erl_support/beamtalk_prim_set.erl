@@ -1,0 +1,23 @@
+%% @doc Primitive methods of Set: `#{'$beamtalk_class' => 'Set',
+%% elements => OrderedList}` (stdlib §4).  "Mutators" answer a new set.
+-module(beamtalk_prim_set).
+
+-export(['class new'/1, 'class withAll:'/2, 'add:'/2, 'remove:'/2, 'includes:'/2,
+         'size'/1, 'isEmpty'/1, 'asList'/1, 'do:'/2, 'union:'/2,
+         'intersection:'/2, 'difference:'/2, 'fromList:'/2]).
+
+set(L) -> #{'$beamtalk_class' => 'Set', elements => lists:usort(L)}.
+
+'class new'(_Cls) -> set([]).
+'class withAll:'(_Cls, L) when is_list(L) -> set(L).
+'fromList:'(_S, L) when is_list(L) -> set(L).
+'add:'(#{elements := E}, X) -> set([X | E]).
+'remove:'(#{elements := E}, X) -> set(lists:delete(X, E)).
+'includes:'(#{elements := E}, X) -> lists:member(X, E).
+'size'(#{elements := E}) -> length(E).
+'isEmpty'(#{elements := E}) -> E =:= [].
+'asList'(#{elements := E}) -> E.
+'do:'(#{elements := E}, B) -> beamtalk_prim_list:'do:'(E, B).
+'union:'(#{elements := A}, #{elements := B}) -> set(A ++ B).
+'intersection:'(#{elements := A}, #{elements := B}) -> set([X || X <- A, lists:member(X, B)]).
+'difference:'(#{elements := A}, #{elements := B}) -> set([X || X <- A, not lists:member(X, B)]).

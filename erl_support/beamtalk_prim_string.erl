@@ -1,0 +1,112 @@
+%% @doc Primitive methods of String: UTF-8 binaries, measured and indexed
+%% in grapheme clusters, 1-based (stdlib §4, spec semantics §7).
+-module(beamtalk_prim_string).
+
+-compile({no_auto_import, [length/1]}).
+-export(['size'/1, 'length'/1, '++'/2, 'asSymbol'/1, 'asAtom'/1, 'asString'/1,
+         'isEmpty'/1, 'notEmpty'/1, 'isNotEmpty'/1, 'isBlank'/1, 'reversed'/1,
+         'reverse'/1, 'asUppercase'/1, 'asLowercase'/1, 'uppercase'/1,
+         'lowercase'/1, 'capitalize'/1, 'includesSubstring:'/2, 'startsWith:'/2,
+         'endsWith:'/2, 'at:'/2, 'first'/1, 'last'/1, 'do:'/2, 'collect:'/2,
+         'select:'/2, 'detect:'/2, 'inject:into:'/3, 'asList'/1, 'trim'/1,
+         'trimLeft'/1, 'trimRight'/1, 'split:'/2, 'lines'/1, 'words'/1,
+         'asInteger'/1, 'asFloat'/1, 'asNumber'/1, 'indexOf:'/2, 'take:'/2,
+         'drop:'/2, 'repeat:'/2, 'replaceAll:with:'/3, 'copyReplaceAll:with:'/3,
+         'includes:'/2, '<'/2, '>'/2, '<='/2, '>='/2, 'join:'/2]).
+
+graphemes(S) -> [unicode:characters_to_binary([G]) || G <- string:to_graphemes(S)].
+
+'size'(S) -> string:length(S).
+'length'(S) -> string:length(S).
+'++'(A, B) when is_binary(B) -> <<A/binary, B/binary>>;
+'++'(A, B) -> <<A/binary, (beamtalk_print:display_string(B))/binary>>.
+'asSymbol'(S) -> binary_to_atom(S, utf8).
+'asAtom'(S) -> binary_to_atom(S, utf8).
+'asString'(S) -> S.
+'isEmpty'(S) -> S =:= <<>>.
+'notEmpty'(S) -> S =/= <<>>.
+'isNotEmpty'(S) -> S =/= <<>>.
+'isBlank'(S) -> string:trim(S) =:= <<>>.
+'reversed'(S) -> unicode:characters_to_binary(string:reverse(S)).
+'reverse'(S) -> 'reversed'(S).
+'asUppercase'(S) -> string:uppercase(S).
+'asLowercase'(S) -> string:lowercase(S).
+'uppercase'(S) -> string:uppercase(S).
+'lowercase'(S) -> string:lowercase(S).
+'capitalize'(<<>>) -> <<>>;
+'capitalize'(S) ->
+    [H | T] = graphemes(S),
+    iolist_to_binary([string:uppercase(H) | T]).
+
+'includesSubstring:'(_S, <<>>) -> true;
+'includesSubstring:'(S, Sub) when is_binary(Sub) -> binary:match(S, Sub) =/= nomatch;
+'includesSubstring:'(S, Sub) -> type(S, 'includesSubstring:', Sub).
+'includes:'(S, Sub) -> 'includesSubstring:'(S, Sub).
+'startsWith:'(S, P) when is_binary(P) -> string:prefix(S, P) =/= nomatch;
+'startsWith:'(S, P) -> type(S, 'startsWith:', P).
+'endsWith:'(S, P) when is_binary(P) ->
+    Sz = byte_size(P),
+    byte_size(S) >= Sz andalso binary:part(S, byte_size(S) - Sz, Sz) =:= P;
+'endsWith:'(S, P) -> type(S, 'endsWith:', P).
+
+'at:'(S, I) when is_integer(I) ->
+    Gs = graphemes(S),
+    case I >= 1 andalso I =< erlang:length(Gs) of
+        true -> lists:nth(I, Gs);
+        false -> beamtalk_rt:out_of_bounds('String', 'at:', I, erlang:length(Gs))
+    end;
+'at:'(S, I) -> type(S, 'at:', I).
+'first'(S) -> 'at:'(S, 1).
+'last'(S) -> 'at:'(S, string:length(S)).
+
+'do:'(S, B) -> lists:foreach(fun(G) -> beamtalk_block:value(B, [G]) end, graphemes(S)), nil.
+'collect:'(S, B) -> [beamtalk_block:value(B, [G]) || G <- graphemes(S)].
+'select:'(S, B) -> iolist_to_binary([G || G <- graphemes(S), beamtalk_block:value(B, [G]) =:= true]).
+'detect:'(S, B) -> beamtalk_prim_list:'detect:'(graphemes(S), B).
+'inject:into:'(S, Acc, B) -> beamtalk_prim_list:'inject:into:'(graphemes(S), Acc, B).
+'asList'(S) -> graphemes(S).
+'trim'(S) -> string:trim(S).
+'trimLeft'(S) -> string:trim(S, leading).
+'trimRight'(S) -> string:trim(S, trailing).
+'split:'(S, Sep) when is_binary(Sep), Sep =/= <<>> -> string:split(S, Sep, all);
+'split:'(S, Sep) -> type(S, 'split:', Sep).
+'lines'(S) -> [L || L <- string:split(S, <<"\n">>, all)] -- [<<>>].
+'words'(S) -> string:lexemes(S, " \t\n\r").
+
+'asInteger'(S) ->
+    try binary_to_integer(string:trim(S)) catch _:_ -> nil end.
+'asFloat'(S) ->
+    T = string:trim(S),
+    try binary_to_float(T)
+    catch _:_ -> try float(binary_to_integer(T)) catch _:_ -> nil end
+    end.
+'asNumber'(S) ->
+    case 'asInteger'(S) of
+        nil -> 'asFloat'(S);
+        N -> N
+    end.
+
+'indexOf:'(S, Sub) when is_binary(Sub) ->
+    case string:find(S, Sub) of
+        nomatch -> nil;
+        Rest -> string:length(S) - string:length(Rest) + 1
+    end;
+'indexOf:'(S, Sub) -> type(S, 'indexOf:', Sub).
+'take:'(S, N) when is_integer(N) -> unicode:characters_to_binary(string:slice(S, 0, max(N, 0))).
+'drop:'(S, N) when is_integer(N) -> unicode:characters_to_binary(string:slice(S, max(N, 0))).
+'repeat:'(S, N) when is_integer(N), N >= 0 -> binary:copy(S, N).
+'replaceAll:with:'(S, A, B) when is_binary(A), A =/= <<>>, is_binary(B) ->
+    iolist_to_binary(string:replace(S, A, B, all)).
+'copyReplaceAll:with:'(S, A, B) -> 'replaceAll:with:'(S, A, B).
+'join:'(Sep, L) when is_list(L) ->
+    iolist_to_binary(lists:join(Sep, [beamtalk_print:display_string(E) || E <- L])).
+
+'<'(A, B) -> A < B.
+'>'(A, B) -> A > B.
+'<='(A, B) -> A =< B.
+'>='(A, B) -> A >= B.
+
+type(S, Sel, _Arg) ->
+    beamtalk_exception:raise(type_error, beamtalk_send:class_name(S), Sel,
+                             iolist_to_binary(["Type error in '", atom_to_binary(Sel, utf8),
+                                               "' on String"]), nil).

@@ -1,0 +1,263 @@
+%% @doc Message sending (spec semantics §2, §4; DESIGN D7, D8).
+%%
+%% The hot path never talks to a class process: the receiver's class name
+%% is decided from the term (spec §2 order), then one `persistent_term:get`
+%% fetches that class's flattened method table (maintained by
+%% `beamtalk_class`), then one map lookup finds `{v, Fun}` or `{a, Fun}`.
+%%
+%% Where a send goes:
+%%   value / primitive term   -> instance table of its class, run here;
+%%   actor record             -> `beamtalk_actor:call/3` (gen_server call),
+%%                               lifecycle selectors handled here;
+%%   class object             -> class-side table (class methods inherited
+%%                               along the metaclass chain, then the
+%%                               Class/Behaviour protocol), run here with the
+%%                               class object as self;
+%%   metaclass object         -> instance table of `Metaclass`, run here.
+%% Nothing found: the class chain's `doesNotUnderstand:args:` (the default
+%% one, on ProtoObject, raises the does-not-understand error).
+-module(beamtalk_send).
+
+%% Generated code (runtime_abi.py)
+-export([send/3, super_send/4, self_send/4, super_self_send/5, cast/3,
+         class_of/1, responds_to/2]).
+%% Runtime API
+-export([class_name/1, class_label/1, perform/3, table_of/1, lookup/2,
+         apply_v/3, apply_a/4, invoke/4, selector_arity/1]).
+
+-define(CK, '$beamtalk_class').
+
+%%% ---------------------------------------------------------------------
+%%% send
+%%% ---------------------------------------------------------------------
+
+%% @doc `Receiver selector: args`.
+send(R, Sel, Args) when is_map(R) ->
+    case R of
+        #{?CK := C} -> send_value(C, R, Sel, Args);
+        _ -> send_value('Dictionary', R, Sel, Args)
+    end;
+send({beamtalk_object, Tag, beamtalk_class, _} = R, Sel, Args) ->
+    send_class(Tag, R, Sel, Args);
+send({beamtalk_object, _, _, _} = R, Sel, Args) ->
+    beamtalk_actor:send(R, Sel, Args);
+send(R, Sel, Args) ->
+    send_value(class_name(R), R, Sel, Args).
+
+send_value(C, R, Sel, Args) ->
+    case persistent_term:get({beamtalk_methods, C}, undefined) of
+        #{Sel := {v, F}} -> apply_v(F, R, Args);
+        undefined -> unknown_class(C);
+        T -> not_found(T, C, R, Sel, Args)
+    end.
+
+send_class('Metaclass', R, Sel, Args) ->
+    case persistent_term:get({beamtalk_methods, 'Metaclass'}, undefined) of
+        #{Sel := {v, F}} -> apply_v(F, R, Args);
+        undefined -> unknown_class('Metaclass');
+        T -> not_found(T, 'Metaclass', R, Sel, Args)
+    end;
+send_class(Tag, R, Sel, Args) ->
+    case persistent_term:get({beamtalk_class_methods, Tag}, undefined) of
+        #{Sel := {v, F}} -> apply_v(F, R, Args);
+        undefined -> unknown_class(beamtalk_class:name_of(R));
+        T -> not_found(T, Tag, R, Sel, Args)
+    end.
+
+%% Not in the table (or an actor-style method on a non-actor receiver).
+not_found(T, Label, R, Sel, Args) ->
+    case T of
+        #{Sel := {a, _}} ->
+            beamtalk_exception:raise(dispatch_error, Label, Sel,
+                                     iolist_to_binary([to_bin(Sel), " is an actor method and ",
+                                                       beamtalk_print:print_string(R),
+                                                       " is not an actor"]), nil);
+        _ -> dnu_value(T, Label, R, Sel, Args)
+    end.
+
+dnu_value(T, Label, R, Sel, Args) ->
+    case T of
+        #{'doesNotUnderstand:args:' := {v, F}} -> F(R, Sel, Args);
+        _ -> beamtalk_exception:dnu(Label, Sel)
+    end.
+
+unknown_class(C) ->
+    beamtalk_class:not_found(C).
+
+%% @doc Apply a value-style method.
+apply_v(F, R, []) -> F(R);
+apply_v(F, R, [A]) -> F(R, A);
+apply_v(F, R, [A, B]) -> F(R, A, B);
+apply_v(F, R, [A, B, C]) -> F(R, A, B, C);
+apply_v(F, R, Args) -> erlang:apply(F, [R | Args]).
+
+%% @doc Apply an actor-style method: `{Result, State1}`.
+apply_a(F, R, S, []) -> F(R, S);
+apply_a(F, R, S, [A]) -> F(R, S, A);
+apply_a(F, R, S, [A, B]) -> F(R, S, A, B);
+apply_a(F, R, S, Args) -> erlang:apply(F, [R, S | Args]).
+
+%%% ---------------------------------------------------------------------
+%%% Actor-side sends (state threaded)
+%%% ---------------------------------------------------------------------
+
+%% @doc `self sel` inside an actor method: runs in this process, no
+%% gen_server call; answers `{Result, State1}`.
+self_send(Self, State, Sel, Args) ->
+    C = element(2, Self),
+    case persistent_term:get({beamtalk_methods, C}, undefined) of
+        #{Sel := {a, F}} -> apply_a(F, Self, State, Args);
+        #{Sel := {v, F}} -> {apply_v(F, Self, Args), State};
+        undefined -> unknown_class(C);
+        T -> dnu_actor(T, C, Self, State, Sel, Args)
+    end.
+
+%% @doc Run Sel in an actor's own process (used by the actor server).
+invoke(Self, State, Sel, Args) ->
+    self_send(Self, State, Sel, Args).
+
+dnu_actor(T, C, Self, State, Sel, Args) ->
+    case T of
+        #{'doesNotUnderstand:args:' := {a, F}} -> F(Self, State, Sel, Args);
+        #{'doesNotUnderstand:args:' := {v, F}} -> {F(Self, Sel, Args), State};
+        _ -> beamtalk_exception:dnu(C, Sel)
+    end.
+
+%% @doc `super sel` in a value-style method defined in DefiningClass
+%% (instance side, or class side when self is a class object of that chain).
+super_send(Def, Self, Sel, Args) ->
+    T = super_table(Def, Self),
+    case T of
+        #{Sel := {v, F}} -> apply_v(F, Self, Args);
+        _ -> super_dnu(Def, Self, Sel)
+    end.
+
+%% @doc `super sel` in an actor method defined in DefiningClass.
+super_self_send(Def, Self, State, Sel, Args) ->
+    T = case beamtalk_class:superclass(Def) of
+            nil -> #{};
+            S -> beamtalk_class:instance_methods(S)
+        end,
+    case T of
+        #{Sel := {a, F}} -> apply_a(F, Self, State, Args);
+        #{Sel := {v, F}} -> {apply_v(F, Self, Args), State};
+        _ -> super_dnu(Def, Self, Sel)
+    end.
+
+super_table(Def, {beamtalk_object, Tag, beamtalk_class, _} = Self) when Tag =/= 'Metaclass' ->
+    Name = beamtalk_class:name_of(Self),
+    case lists:member(Def, [Name | beamtalk_class:superclasses(Name)]) of
+        true ->
+            %% A class-side method: continue along the metaclass chain.
+            case beamtalk_class:superclass(Def) of
+                nil -> beamtalk_class:instance_methods('Class');
+                S -> beamtalk_class:class_side_methods(S)
+            end;
+        false -> super_instance_table(Def)
+    end;
+super_table(Def, _Self) ->
+    super_instance_table(Def).
+
+super_instance_table(Def) ->
+    case beamtalk_class:superclass(Def) of
+        nil -> #{};
+        S -> beamtalk_class:instance_methods(S)
+    end.
+
+super_dnu(Def, Self, Sel) ->
+    beamtalk_exception:dnu(class_label(Self), Sel,
+                           iolist_to_binary(["No superclass of ", to_bin(Def),
+                                             " implements '", to_bin(Sel), "'"])).
+
+%% @doc `receiver sel!`: fire and forget to an actor; ignored for others.
+cast({beamtalk_object, _, Mod, Pid}, Sel, Args) when Mod =/= beamtalk_class ->
+    gen_server:cast(Pid, {cast, Sel, Args}),
+    ok;
+cast(_R, _Sel, _Args) ->
+    ok.
+
+%%% ---------------------------------------------------------------------
+%%% Classes of values
+%%% ---------------------------------------------------------------------
+
+%% @doc The class name deciding dispatch (spec §2 order).  For a class
+%% object it is its tag ('Counter class'), naming its metaclass.
+class_name(V) when is_integer(V) -> 'Integer';
+class_name(V) when is_float(V) -> 'Float';
+class_name(V) when is_binary(V) -> 'String';
+class_name(true) -> 'True';
+class_name(false) -> 'False';
+class_name(nil) -> 'UndefinedObject';
+class_name(V) when is_function(V) -> 'Block';
+class_name(V) when is_atom(V) -> 'Symbol';
+class_name(V) when is_list(V) -> 'List';
+class_name(#{?CK := C}) -> C;
+class_name(V) when is_map(V) -> 'Dictionary';
+class_name({beamtalk_object, 'Metaclass', beamtalk_class, _}) -> 'Metaclass';
+class_name({beamtalk_object, Tag, _, _}) -> Tag;
+class_name(V) when is_tuple(V) -> 'Tuple';
+class_name(V) when is_pid(V) -> 'Pid';
+class_name(V) when is_port(V) -> 'Port';
+class_name(V) when is_reference(V) -> 'Reference';
+class_name(_) -> 'Object'.
+
+%% @doc The class name as error messages show it ("Counter class" for a
+%% class object, "Metaclass" for a metaclass object).
+class_label(V) -> class_name(V).
+
+%% @doc `x class`: the class object; for a class object its metaclass, for
+%% a metaclass the `Metaclass` class (DESIGN D8).
+class_of({beamtalk_object, 'Metaclass', beamtalk_class, _}) ->
+    beamtalk_class:class_object('Metaclass');
+class_of({beamtalk_object, _, beamtalk_class, Pid}) ->
+    {beamtalk_object, 'Metaclass', beamtalk_class, Pid};
+class_of(V) ->
+    beamtalk_class:class_object(class_name(V)).
+
+%% @doc The flattened method table a send to V consults.
+table_of({beamtalk_object, 'Metaclass', beamtalk_class, _}) ->
+    beamtalk_class:instance_methods('Metaclass');
+table_of({beamtalk_object, Tag, beamtalk_class, _}) ->
+    persistent_term:get({beamtalk_class_methods, Tag}, #{});
+table_of(V) ->
+    beamtalk_class:instance_methods(class_name(V)).
+
+lookup(V, Sel) ->
+    maps:find(Sel, table_of(V)).
+
+%% @doc `x respondsTo: #sel`.
+responds_to({beamtalk_object, _, Mod, _} = V, Sel) when Mod =/= beamtalk_class ->
+    lists:member(Sel, [isAlive, stop, kill, monitor]) orelse maps:is_key(Sel, table_of(V));
+responds_to(V, Sel) ->
+    maps:is_key(Sel, table_of(V)).
+
+%% @doc `x perform: #sel withArguments: args` (arity checked).
+perform(R, Sel, Args) when is_atom(Sel), is_list(Args) ->
+    case selector_arity(Sel) =:= length(Args) of
+        true -> send(R, Sel, Args);
+        false ->
+            beamtalk_exception:raise(
+              arity_mismatch, class_label(R), Sel,
+              iolist_to_binary(io_lib:format(
+                                 "Wrong number of arguments for '~ts': expected ~b, got ~b",
+                                 [Sel, selector_arity(Sel), length(Args)])), nil)
+    end;
+perform(R, Sel, Args) when is_atom(Sel) ->
+    beamtalk_exception:raise(type_error, class_label(R), 'perform:withArguments:',
+                             <<"perform:withArguments: expects a List of arguments">>,
+                             nil, #{args => Args});
+perform(R, _Sel, _Args) ->
+    beamtalk_exception:raise(type_error, class_label(R), 'perform:',
+                             <<"perform: expects a Symbol">>, nil).
+
+selector_arity(Sel) ->
+    S = atom_to_list(Sel),
+    case S of
+        [C | _] when (C >= $a andalso C =< $z); (C >= $A andalso C =< $Z); C =:= $_ ->
+            length([X || X <- S, X =:= $:]);
+        _ -> 1
+    end.
+
+to_bin(A) when is_atom(A) -> atom_to_binary(A, utf8);
+to_bin(B) when is_binary(B) -> B;
+to_bin(T) -> iolist_to_binary(io_lib:format("~tp", [T])).
