@@ -215,6 +215,7 @@ def method_defs(draw, class_side=None):
         draw(st.none() | type_names),
         ptypes,
         draw(docs),
+        "",
         None if class_side is not None else draw(st.none() | st.sampled_from(["dnu", "type", "unused", "all"])),
     )
 

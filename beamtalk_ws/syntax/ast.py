@@ -340,9 +340,9 @@ class MethodDef(Node):
     return_type: Optional[str] = None
     param_types: tuple = ()
     doc: Optional[str] = None
+    source: str = field(default="", compare=False)
     #: category of an ``@expect`` written just before the method
     expect: Optional[str] = None
-    source: str = field(default="", compare=False)
 
     @property
     def kind(self) -> str:

@@ -1272,8 +1272,8 @@ class Parser:
             rtype,
             tuple(ptypes) if ptypes and ptypes.count(None) != len(ptypes) else (),
             doc,
-            None,
             source,
+            None,
             _tnew(Span, (self.S[start], body_end, self.LN[start], self.CO[start])),
         )
 
