@@ -24,7 +24,7 @@
 
 -export([boot/0, ensure_started/0, ensure_booted/0, stdlib_classes/0,
          primitive_methods/2]).
--export([init/1]).
+-export([init/1, drop_actor_exit_reports/2]).
 
 -define(TOP, beamtalk_runtime_sup).
 
@@ -49,12 +49,26 @@ ensure_booted() ->
 ensure_started() ->
     case whereis(?TOP) of
         undefined ->
+            %% `actor kill` is an ordinary Beamtalk operation: keep the
+            %% supervisor's report about it out of the node log.
+            _ = logger:add_primary_filter(beamtalk_actor_exits,
+                                          {fun ?MODULE:drop_actor_exit_reports/2, []}),
             case supervisor:start_link({local, ?TOP}, ?MODULE, top) of
                 {ok, Pid} -> unlink(Pid), ok;
                 {error, {already_started, _}} -> ok
             end;
         _ -> ok
     end.
+
+%% @doc Logger filter: drop child-terminated reports of the actor supervisor.
+drop_actor_exit_reports(#{msg := {report, #{label := {supervisor, child_terminated},
+                                            report := Report}}} = Event, _) when is_list(Report) ->
+    case lists:keyfind(supervisor, 1, Report) of
+        {supervisor, {local, beamtalk_actor_sup}} -> stop;
+        _ -> Event
+    end;
+drop_actor_exit_reports(Event, _) ->
+    Event.
 
 %%% Supervisors
 

@@ -246,12 +246,9 @@ superclasses(nil, _) -> [];
 superclasses(_, N) when N > 100 -> [];
 superclasses(S, N) -> [S | superclasses(superclass(S), N + 1)].
 
-%% @doc Direct subclasses, sorted by name.
+%% @doc Direct subclasses, sorted by name (a match spec: no entry is copied).
 subclasses(Name) ->
-    lists:sort(ets:foldl(fun({K, #{superclass := S}}, Acc) when S =:= Name, is_atom(K) ->
-                                 [K | Acc];
-                            (_, Acc) -> Acc
-                         end, [], ?TAB)).
+    lists:sort(ets:select(?TAB, [{{'$1', #{superclass => Name}}, [{is_atom, '$1'}], ['$1']}])).
 
 all_subclasses(Name) ->
     Direct = subclasses(Name),
@@ -555,7 +552,7 @@ do_remove(Name) ->
 %% subclasses; every class when Name is in the chain of `Class` (all
 %% class-side tables sit on top of the instance protocol of Class).
 affected(Name) ->
-    Chain = ['Class' | superclasses('Class')],
+    Chain = ['Class' | entry_superclasses('Class')],
     case lists:member(Name, Chain) of
         true -> all_names();
         false -> [Name | all_subclasses(Name)]
@@ -570,7 +567,22 @@ recompute(Names) ->
     [recompute_class_side(N) || {_, N} <- Sorted],
     ok.
 
-depth(N) -> length(superclasses(N)).
+depth(N) -> length(entry_superclasses(N)).
+
+%% Superclass chain from the registry table (authoritative while the
+%% persistent terms are being recomputed).
+entry_superclasses(N) ->
+    entry_superclasses(entry_super(N), 0).
+
+entry_superclasses(nil, _) -> [];
+entry_superclasses(_, D) when D > 100 -> [];
+entry_superclasses(S, D) -> [S | entry_superclasses(entry_super(S), D + 1)].
+
+entry_super(N) ->
+    case ets:select(?TAB, [{{N, #{superclass => '$1'}}, [], ['$1']}]) of
+        [S] -> S;
+        [] -> nil
+    end.
 
 recompute_instance(Name) ->
     E = #{superclass := Super, kind := Kind, pid := Pid} = entry(Name),
