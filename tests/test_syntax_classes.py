@@ -510,3 +510,9 @@ def test_expect_before_declarations_in_a_class_body():
 def test_expect_inside_a_method_body_is_a_statement():
     c = cls("Object subclass: A\n  foo =>\n    @expect dnu\n    self zork\n  bar => 1")
     assert [sx(s) for s in c.methods[0].body] == ["(@expect dnu)", "(zork self)"]
+
+
+def test_state_default_keyword_message_does_not_swallow_next_declaration():
+    c = cls("Object subclass: A\n  state: a = d at: 1\n  state: b = 2\n  classState: c = e at: 2\n  classState: f")
+    assert [(s.name, sx(s.default) if s.default else None) for s in c.state] == [("a", "(at: d 1)"), ("b", "2")]
+    assert [(s.name, sx(s.default) if s.default else None) for s in c.class_state] == [("c", "(at: e 2)"), ("f", None)]

@@ -224,7 +224,7 @@ state_decls = st.builds(
     A.StateDecl,
     lower_names,
     st.none() | type_names,
-    st.none() | statements(1),
+    st.none() | exprs(1),
     docs,
     st.none() | st.sampled_from(["dnu", "type", "unused", "all"]),
 )

@@ -88,6 +88,9 @@ BINARY_OPERATORS = {
 _PREC = {op: p for op, (p, _r) in BINARY_OPERATORS.items()}
 
 MAX_NESTING = 64
+#: keywords that start class-body declarations: never a keyword-message
+#: continuation on a new line inside a class body
+_DECL_KEYWORDS = ("state:", "classState:")
 EXPECT_CATEGORIES = ("dnu", "type", "unused", "all")
 CLASS_MODIFIERS = ("abstract", "sealed", "typed")
 
@@ -427,7 +430,7 @@ class Parser:
                 while K[self.i] == K_KEYWORD:
                     j = self.i
                     if j != i and self.NL[j] and self.in_class and self.depth == self.base and (
-                        self.CO[j] == 1 or self.method_def_at(j) >= 0
+                        self.CO[j] == 1 or V[j] in _DECL_KEYWORDS or self.method_def_at(j) >= 0
                     ):
                         break
                     parts.append(V[j])
@@ -493,7 +496,7 @@ class Parser:
             if K[j] != K_KEYWORD:
                 break
             if NL[j] and self.in_class and self.depth == self.base and (
-                self.CO[j] == 1 or self.method_def_at(j) >= 0
+                self.CO[j] == 1 or V[j] in _DECL_KEYWORDS or self.method_def_at(j) >= 0
             ):
                 break
         rs = recv.span
