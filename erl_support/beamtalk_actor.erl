@@ -171,22 +171,20 @@ init({{Class, Mod}, State}) ->
     {ok, State}.
 
 handle_call({Sel, Args}, _From, State0) when is_atom(Sel), is_list(Args) ->
-    State = upgrade(State0),
+    {T, State} = current(State0),
     Self = get('$bt_self'),
-    Reply = try beamtalk_send:invoke(Self, State, Sel, Args) of
-                {Result, State1} when is_map(State1) -> {{ok, Result}, State1};
-                Other -> {{error, error, bad_method_result(Sel, Other), []}, State}
-            catch
-                C:R:S -> {{error, C, beamtalk_exception:clean(R), S}, State}
-            end,
-    {R1, S1} = Reply,
-    {reply, R1, S1};
+    try beamtalk_send:invoke(T, Self, State, Sel, Args) of
+        {Result, State1} when is_map(State1) -> {reply, {ok, Result}, State1};
+        Other -> {reply, {error, error, bad_method_result(Sel, Other), []}, State}
+    catch
+        C:R:S -> {reply, {error, C, beamtalk_exception:clean(R), S}, State}
+    end;
 handle_call(_Other, _From, State) ->
     {reply, {error, error, badarg, []}, State}.
 
 handle_cast({cast, Sel, Args}, State0) when is_atom(Sel), is_list(Args) ->
-    State = upgrade(State0),
-    try beamtalk_send:invoke(get('$bt_self'), State, Sel, Args) of
+    {T, State} = current(State0),
+    try beamtalk_send:invoke(T, get('$bt_self'), State, Sel, Args) of
         {_Result, State1} when is_map(State1) -> {noreply, State1};
         _ -> {noreply, State}
     catch _:_ -> {noreply, State}
@@ -209,18 +207,30 @@ bad_method_result(Sel, Other) ->
                                               "Actor method ~ts returned ~tp instead of {Result, State}",
                                               [Sel, Other])), nil).
 
-%% @doc Bring a state map up to its class's current version: add the
-%% fields a redefinition introduced, with their defaults.
-upgrade(#{?CK := Class, '__version__' := V} = State) ->
-    case persistent_term:get({beamtalk_class_info, Class}, undefined) of
-        #{version := V} -> State;
-        #{version := V1, fields := Fields} ->
-            Missing = [{N, F} || {N, F} <- Fields, not maps:is_key(N, State)],
-            State1 = lists:foldl(fun({N, F}, Acc) ->
-                                         Acc#{N => try F() catch _:_ -> nil end}
-                                 end, State, Missing),
-            State1#{'__version__' => V1};
-        undefined -> State
+%% The class's current method table, and the state brought up to the
+%% class's current version: fields a redefinition added are filled with
+%% their defaults (hot reload).  One persistent_term lookup per message.
+current(#{?CK := Class, '__version__' := V} = State) ->
+    case persistent_term:get(Class, undefined) of
+        #{'$info' := #{version := V}} = T -> {T, State};
+        #{'$info' := Info} = T -> {T, upgrade(State, Info)};
+        _ -> {#{}, State}
     end;
-upgrade(State) ->
-    State.
+current(State) ->
+    {beamtalk_class:raw_table(maps:get(?CK, State, undefined)), State}.
+
+%% @doc Bring a state map up to its class's current version.
+upgrade(#{?CK := Class} = State) ->
+    case beamtalk_class:info(Class) of
+        undefined -> State;
+        Info -> upgrade(State, Info)
+    end.
+
+upgrade(#{'__version__' := V} = State, #{version := V}) ->
+    State;
+upgrade(State, #{version := V1, fields := Fields}) ->
+    Missing = [{N, F} || {N, F} <- Fields, not maps:is_key(N, State)],
+    State1 = lists:foldl(fun({N, F}, Acc) ->
+                                 Acc#{N => try F() catch _:_ -> nil end}
+                         end, State, Missing),
+    State1#{'__version__' => V1}.

@@ -11,17 +11,22 @@
 %%   description entry, and pids to names.  Reflection reads it directly.
 %% * **persistent_term** holds what a send needs, so an ordinary send is one
 %%   `persistent_term:get/2` plus one map lookup and never waits on a process:
-%%     `{beamtalk_methods, Name}` - flattened instance-side table
-%%                                  `#{Selector => {v | a, Fun}}` (own wins);
-%%     `{beamtalk_class_methods, Tag}` - flattened class-side table for the
-%%                                  class object tagged `Tag` ('Counter class'):
-%%                                  class methods along the superclass chain,
-%%                                  above the instance protocol of `Class`
-%%                                  (Class, Behaviour, Object, ProtoObject) -
-%%                                  the Smalltalk-80 metaclass chain;
-%%     `{beamtalk_class_info, Name}` - kind, flattened fields with their default
-%%                                  funs, version, class object, modifiers;
+%%     `Name` (the bare class-name atom, e.g. 'Point') - the flattened
+%%         instance-side table `#{Selector => {v | a, Fun}}` (own methods win),
+%%         plus the reserved key `'$info'` => kind, flattened fields with their
+%%         default funs, version, class object, modifiers;
+%%     `Tag` (the class object's tag, e.g. 'Point class') - the flattened
+%%         class-side table: class methods along the superclass chain, above
+%%         the instance protocol of `Class` (Class, Behaviour, Object,
+%%         ProtoObject) - the Smalltalk-80 metaclass chain;
 %%     `{beamtalk_class_tag, Tag}` - the class name of a class object tag.
+%%   Why bare atoms: persistent_term hashes its key on every get, and a
+%%   tuple key such as `{beamtalk_methods, Name}` costs twice an atom key
+%%   (measured by scripts/bench_dispatch.erl's development runs).  Class names
+%%   are capitalised and tags contain a space, so they do not meet the
+%%   lower-case or tuple keys other applications use.  Keeping the info in
+%%   the same term means an actor checks its class version and finds its
+%%   method with one lookup.
 %%   Writing a persistent term is expensive (a global scan), but happens only
 %%   when a class is (re)defined; reading it is a hash lookup without copying.
 %%
@@ -46,7 +51,7 @@
 -export([set_global/2, unset_global/1, globals/0]).
 %% Runtime API
 -export([class_object/1, metaclass_object/1, class_tag/1, info/1, entry/1,
-         exists/1, instance_methods/1, class_side_methods/1, name_of/1,
+         exists/1, instance_methods/1, raw_table/1, class_side_methods/1, name_of/1,
          name_from_pid/1, superclass/1, superclasses/1, subclasses/1,
          all_subclasses/1, inherits_from/2, is_kind_of_class/2, all_names/0,
          remove/1, set_doc/2, behaviour/1, behaviour_object/1,
@@ -145,9 +150,9 @@ type_error(Msg) ->
 
 %% @doc The value of a capitalised name: a class object or a workspace global.
 global(Name) ->
-    case persistent_term:get({beamtalk_class_info, Name}, undefined) of
-        #{object := Obj} -> Obj;
-        undefined ->
+    case persistent_term:get(Name, undefined) of
+        #{'$info' := #{object := Obj}} -> Obj;
+        _ ->
             case catch ets:lookup(?GLOBALS, Name) of
                 [{_, V}] -> V;
                 _ -> not_found(Name)
@@ -175,9 +180,9 @@ globals() ->
 
 %% @doc The class object of a registered class.
 class_object(Name) ->
-    case persistent_term:get({beamtalk_class_info, Name}, undefined) of
-        #{object := Obj} -> Obj;
-        undefined -> not_found(Name)
+    case persistent_term:get(Name, undefined) of
+        #{'$info' := #{object := Obj}} -> Obj;
+        _ -> not_found(Name)
     end.
 
 %% @doc The metaclass object of a registered class (`Counter class`).
@@ -190,7 +195,10 @@ class_tag(Name) ->
     binary_to_atom(<<(atom_to_binary(Name, utf8))/binary, " class">>, utf8).
 
 info(Name) ->
-    persistent_term:get({beamtalk_class_info, Name}, undefined).
+    case persistent_term:get(Name, undefined) of
+        #{'$info' := Info} -> Info;
+        _ -> undefined
+    end.
 
 entry(Name) ->
     case catch ets:lookup(?TAB, Name) of
@@ -199,13 +207,24 @@ entry(Name) ->
     end.
 
 exists(Name) ->
-    persistent_term:get({beamtalk_class_info, Name}, undefined) =/= undefined.
+    info(Name) =/= undefined.
 
+%% @doc The flattened instance-side method table (without the info key).
 instance_methods(Name) ->
-    persistent_term:get({beamtalk_methods, Name}, #{}).
+    maps:remove('$info', raw_table(Name)).
+
+%% @doc The table as stored (the hot path uses it directly).
+raw_table(Name) ->
+    case persistent_term:get(Name, undefined) of
+        #{'$info' := _} = T -> T;
+        _ -> #{}
+    end.
 
 class_side_methods(Name) ->
-    persistent_term:get({beamtalk_class_methods, class_tag(Name)}, #{}).
+    case persistent_term:get(class_tag(Name), undefined) of
+        T when is_map(T) -> T;
+        _ -> #{}
+    end.
 
 %% @doc The class name behind a class object, a metaclass object (the class
 %% it describes) or a bare name.
@@ -540,9 +559,8 @@ do_remove(Name) ->
             ets:delete(?TAB, Name),
             ets:delete(?TAB, {pid, Pid}),
             Tag = class_tag(Name),
-            persistent_term:erase({beamtalk_methods, Name}),
-            persistent_term:erase({beamtalk_class_methods, Tag}),
-            persistent_term:erase({beamtalk_class_info, Name}),
+            persistent_term:erase(Name),
+            persistent_term:erase(Tag),
             persistent_term:erase({beamtalk_class_tag, Tag}),
             catch supervisor:terminate_child(beamtalk_class_sup, Pid),
             ok
@@ -599,7 +617,6 @@ recompute_instance(Name) ->
                 _ -> #{}
             end,
     Methods = maps:merge(maps:merge(SuperMethods, Synth), maps:get(methods, E)),
-    put_term({beamtalk_methods, Name}, Methods),
     Modifiers = maps:get(modifiers, E),
     Info = #{name => Name,
              superclass => Super,
@@ -612,7 +629,7 @@ recompute_instance(Name) ->
              abstract => lists:member(abstract, Modifiers),
              primitive => maps:get(primitive, E, false),
              stdlib => maps:get(stdlib, E, false)},
-    put_term({beamtalk_class_info, Name}, Info).
+    put_term(Name, Methods#{'$info' => Info}).
 
 recompute_class_side(Name) ->
     E = #{superclass := Super, kind := Kind} = entry(Name),
@@ -626,7 +643,7 @@ recompute_class_side(Name) ->
                 _ -> #{}
             end,
     Methods = maps:merge(maps:merge(Base, Synth), maps:get(class_methods, E)),
-    put_term({beamtalk_class_methods, class_tag(Name)}, Methods).
+    put_term(class_tag(Name), Methods).
 
 %% Inherited fields first, in their order; a redeclared field keeps its
 %% position and takes the new default.

@@ -115,8 +115,8 @@ self_actor(_) -> false.
 %% A class overrides Sel when the method its table holds for Sel is not one
 %% of the runtime's primitives.
 override(Class, Sel) ->
-    case persistent_term:get({beamtalk_methods, Class}, undefined) of
-        #{Sel := {_, F}} ->
+    case persistent_term:get(Class, undefined) of
+        #{'$info' := _, Sel := {_, F}} ->
             case erlang:fun_info(F, module) of
                 {module, M} -> not is_primitive_module(M);
                 _ -> false

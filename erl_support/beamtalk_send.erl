@@ -23,9 +23,11 @@
          class_of/1, responds_to/2]).
 %% Runtime API
 -export([class_name/1, class_label/1, perform/3, table_of/1, lookup/2,
-         apply_v/3, apply_a/4, invoke/4, selector_arity/1]).
+         apply_v/3, apply_a/4, invoke/5, selector_arity/1]).
 
 -define(CK, '$beamtalk_class').
+
+-compile({inline, [send_value/4, send_class/4, apply_v/3, apply_a/4]}).
 
 %%% ---------------------------------------------------------------------
 %%% send
@@ -44,24 +46,27 @@ send({beamtalk_object, _, _, _} = R, Sel, Args) ->
 send(R, Sel, Args) ->
     send_value(class_name(R), R, Sel, Args).
 
+%% The tables are persistent terms keyed by the bare class name (instance
+%% side, with the class info under '$info') or by the class tag (class
+%% side); see beamtalk_class.
 send_value(C, R, Sel, Args) ->
-    case persistent_term:get({beamtalk_methods, C}, undefined) of
+    case persistent_term:get(C, undefined) of
         #{Sel := {v, F}} -> apply_v(F, R, Args);
-        undefined -> unknown_class(C);
-        T -> not_found(T, C, R, Sel, Args)
+        #{'$info' := _} = T -> not_found(T, C, R, Sel, Args);
+        _ -> unknown_class(C)
     end.
 
 send_class('Metaclass', R, Sel, Args) ->
-    case persistent_term:get({beamtalk_methods, 'Metaclass'}, undefined) of
+    case persistent_term:get('Metaclass', undefined) of
         #{Sel := {v, F}} -> apply_v(F, R, Args);
-        undefined -> unknown_class('Metaclass');
-        T -> not_found(T, 'Metaclass', R, Sel, Args)
+        #{'$info' := _} = T -> not_found(T, 'Metaclass', R, Sel, Args);
+        _ -> unknown_class('Metaclass')
     end;
 send_class(Tag, R, Sel, Args) ->
-    case persistent_term:get({beamtalk_class_methods, Tag}, undefined) of
+    case persistent_term:get(Tag, undefined) of
         #{Sel := {v, F}} -> apply_v(F, R, Args);
-        undefined -> unknown_class(beamtalk_class:name_of(R));
-        T -> not_found(T, Tag, R, Sel, Args)
+        T when is_map(T) -> not_found(T, Tag, R, Sel, Args);
+        _ -> unknown_class(beamtalk_class:name_of(R))
     end.
 
 %% Not in the table (or an actor-style method on a non-actor receiver).
@@ -105,16 +110,19 @@ apply_a(F, R, S, Args) -> erlang:apply(F, [R, S | Args]).
 %% gen_server call; answers `{Result, State1}`.
 self_send(Self, State, Sel, Args) ->
     C = element(2, Self),
-    case persistent_term:get({beamtalk_methods, C}, undefined) of
-        #{Sel := {a, F}} -> apply_a(F, Self, State, Args);
-        #{Sel := {v, F}} -> {apply_v(F, Self, Args), State};
-        undefined -> unknown_class(C);
-        T -> dnu_actor(T, C, Self, State, Sel, Args)
+    case persistent_term:get(C, undefined) of
+        #{'$info' := _} = T -> invoke(T, Self, State, Sel, Args);
+        _ -> unknown_class(C)
     end.
 
-%% @doc Run Sel in an actor's own process (used by the actor server).
-invoke(Self, State, Sel, Args) ->
-    self_send(Self, State, Sel, Args).
+%% @doc Run Sel with the class table T in an actor's own process (the
+%% actor server has already fetched T for its version check).
+invoke(T, Self, State, Sel, Args) ->
+    case T of
+        #{Sel := {a, F}} -> apply_a(F, Self, State, Args);
+        #{Sel := {v, F}} -> {apply_v(F, Self, Args), State};
+        _ -> dnu_actor(T, element(2, Self), Self, State, Sel, Args)
+    end.
 
 dnu_actor(T, C, Self, State, Sel, Args) ->
     case T of
@@ -217,8 +225,8 @@ class_of(V) ->
 %% @doc The flattened method table a send to V consults.
 table_of({beamtalk_object, 'Metaclass', beamtalk_class, _}) ->
     beamtalk_class:instance_methods('Metaclass');
-table_of({beamtalk_object, Tag, beamtalk_class, _}) ->
-    persistent_term:get({beamtalk_class_methods, Tag}, #{});
+table_of({beamtalk_object, _Tag, beamtalk_class, _} = C) ->
+    beamtalk_class:class_side_methods(beamtalk_class:name_of(C));
 table_of(V) ->
     beamtalk_class:instance_methods(class_name(V)).
 
