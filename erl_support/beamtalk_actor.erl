@@ -36,7 +36,7 @@
 %% @doc `C spawn` / `C spawnWith: overrides`: start the actor, run
 %% `initialize` (if the class chain defines it) before answering.
 spawn(ClassName, Overrides) ->
-    Info = case beamtalk_class:info(ClassName) of
+    Info = case beamtalk_class:class_info(ClassName) of
                undefined -> beamtalk_class:not_found(ClassName);
                I -> I
            end,
@@ -157,7 +157,7 @@ set_call_timeout(Ms) when is_integer(Ms), Ms > 0; Ms =:= infinity ->
 
 %% @doc The field names of an actor's class.
 fields_of(ClassName) ->
-    case beamtalk_class:info(ClassName) of
+    case beamtalk_class:class_info(ClassName) of
         #{fields := Fs} -> [N || {N, _} <- Fs];
         _ -> []
     end.
@@ -221,7 +221,7 @@ current(State) ->
 
 %% @doc Bring a state map up to its class's current version.
 upgrade(#{?CK := Class} = State) ->
-    case beamtalk_class:info(Class) of
+    case beamtalk_class:class_info(Class) of
         undefined -> State;
         Info -> upgrade(State, Info)
     end.

@@ -45,12 +45,12 @@
 -behaviour(gen_server).
 
 %% Generated code (runtime_abi.py)
--export([define/1, global/1, class_var/2, set_class_var/3]).
--export([define_unbooted/1]).
+-export([define/1, global/1, class_var/2, set_class_var/3, info/1, add_method/4]).
+-export([define_unbooted/1, define_with_warnings/1]).
 %% Workspace globals
 -export([set_global/2, unset_global/1, globals/0]).
 %% Runtime API
--export([class_object/1, metaclass_object/1, class_tag/1, info/1, entry/1,
+-export([class_object/1, metaclass_object/1, class_tag/1, class_info/1, entry/1,
          exists/1, instance_methods/1, raw_table/1, class_side_methods/1, name_of/1,
          name_from_pid/1, superclass/1, superclasses/1, subclasses/1,
          all_subclasses/1, inherits_from/2, is_kind_of_class/2, all_names/0,
@@ -80,10 +80,22 @@ define(Desc) ->
 
 %% @doc `define/1` without the boot check (used while booting).
 define_unbooted(Desc) ->
+    {Obj, _Warnings} = define_checked(Desc),
+    Obj.
+
+%% @doc Like `define/1`, also answering the warnings of the definition
+%% (spec §10: `Class 'X' redefined (was m1, now m2)` when a class moves to
+%% another module) for the workspace to show.
+-spec define_with_warnings(map()) -> {tuple(), [binary()]}.
+define_with_warnings(Desc) ->
+    beamtalk_bootstrap:ensure_booted(),
+    define_checked(Desc).
+
+define_checked(Desc) ->
     D = normalize(Desc),
     Vars = [{N, eval_default(N, F)} || {N, F} <- maps:get(class_vars, D)],
     case gen_server:call(?REG, {define, D, Vars}, infinity) of
-        {ok, Obj} -> Obj;
+        {ok, Obj, Warnings} -> {Obj, Warnings};
         {error, Ex} -> erlang:error(Ex)
     end.
 
@@ -108,7 +120,7 @@ normalize(Desc) when is_map(Desc) ->
       source => maps:get(source, Desc, undefined),
       source_file => maps:get(source_file, Desc, undefined),
       doc => maps:get(doc, Desc, nil),
-      method_info => maps:get(method_info, Desc, #{}),
+      method_info => norm_method_info(maps:get(method_info, Desc, #{})),
       stdlib => maps:get(stdlib, Desc, false) =:= true,
       kind => maps:get(kind, Desc, undefined),
       primitive => maps:get(primitive, Desc, false) =:= true};
@@ -126,6 +138,17 @@ norm_field({N, F}) when is_atom(N), is_function(F, 0) -> {N, F};
 norm_field({N, V}) when is_atom(N) -> {N, fun() -> V end};
 norm_field(N) when is_atom(N) -> {N, fun() -> nil end};
 norm_field(_) -> type_error(<<"a field is {Name, DefaultFun}">>).
+
+%% Method info is kept under {Selector, ClassSide}; the description may
+%% also key it by Selector with `class_side` inside (runtime_abi).
+norm_method_info(MI) when is_map(MI) ->
+    maps:from_list([case K of
+                        {Sel, Side} when is_atom(Sel), is_boolean(Side) -> {K, V};
+                        Sel when is_atom(Sel), is_map(V) -> {{Sel, maps:get(class_side, V, false) =:= true}, V};
+                        _ -> {K, V}
+                    end || {K, V} <- maps:to_list(MI)]);
+norm_method_info(_) ->
+    #{}.
 
 norm_methods(M) when is_map(M) ->
     maps:map(fun(_Sel, {v, F}) when is_function(F) -> {v, F};
@@ -194,10 +217,27 @@ metaclass_object(Name) ->
 class_tag(Name) ->
     binary_to_atom(<<(atom_to_binary(Name, utf8))/binary, " class">>, utf8).
 
-info(Name) ->
+%% @doc The class info the runtime keeps with the method table: name,
+%% superclass, kind, fields (flattened, with default funs), version, class
+%% object, module, modifiers, abstract, primitive, stdlib.
+class_info(Name) ->
     case persistent_term:get(Name, undefined) of
         #{'$info' := Info} -> Info;
         _ -> undefined
+    end.
+
+%% @doc What the compiler needs of a class it did not define (runtime_abi
+%% CLASS_INFO): its kind, its own field names and its superclass.
+-spec info(atom()) -> {ok, #{kind := atom(), fields := [atom()], superclass := atom()}} | error.
+info(Name) ->
+    case class_info(Name) of
+        #{kind := Kind, superclass := Super} ->
+            Own = case entry(Name) of
+                      #{fields := Fs} -> [F || {F, _} <- Fs];
+                      _ -> []
+                  end,
+            {ok, #{kind => Kind, fields => Own, superclass => Super}};
+        undefined -> error
     end.
 
 entry(Name) ->
@@ -207,7 +247,7 @@ entry(Name) ->
     end.
 
 exists(Name) ->
-    info(Name) =/= undefined.
+    class_info(Name) =/= undefined.
 
 %% @doc The flattened instance-side method table (without the info key).
 instance_methods(Name) ->
@@ -252,7 +292,7 @@ name_from_pid(Pid) ->
     end.
 
 superclass(Name) ->
-    case info(Name) of
+    case class_info(Name) of
         #{superclass := S} -> S;
         undefined -> nil
     end.
@@ -292,6 +332,23 @@ declared_class_vars(Name) ->
 
 set_doc(Name, Doc) ->
     gen_server:call(?REG, {set_doc, Name, Doc}).
+
+%% @doc `C >> sel => body` (runtime_abi ADD_METHOD): add or replace one
+%% method of a live class; Info is `#{source, doc, class_side}`.  Existing
+%% instances and actors use it from their next message.
+-spec add_method(tuple() | atom(), atom(), {v | a, fun()} | fun(), map()) -> ok.
+add_method(Cls, Sel, Method, Info) when is_atom(Sel), is_map(Info) ->
+    Name = name_of(Cls),
+    M = case Method of
+            {v, F} when is_function(F) -> {v, F};
+            {a, F} when is_function(F) -> {a, F};
+            F when is_function(F) -> {v, F};
+            _ -> type_error(<<"add_method expects {v | a, Fun}">>)
+        end,
+    case gen_server:call(?REG, {add_method, Name, Sel, M, Info}, infinity) of
+        ok -> ok;
+        {error, Ex} -> erlang:error(Ex)
+    end.
 
 %% @doc Unregister a class (`removeFromSystem`).
 remove(Name) ->
@@ -423,6 +480,8 @@ handle_call({update, Desc, NewVars}, _From, #cls{vars = Old} = St) ->
                                error -> {N, V}
                            end || {N, V} <- NewVars]),
     {reply, ok, St#cls{desc = Desc, vars = Vars}};
+handle_call({set_desc, Desc}, _From, St) ->
+    {reply, ok, St#cls{desc = Desc}};
 handle_call(description, _From, #cls{desc = D} = St) ->
     {reply, D, St};
 handle_call(class_vars, _From, #cls{vars = V} = St) ->
@@ -447,7 +506,36 @@ registry_call({set_doc, Name, Doc}) ->
         E -> ets:insert(?TAB, {Name, E#{doc => Doc}}), ok
     end;
 registry_call({remove, Name}) ->
-    do_remove(Name).
+    do_remove(Name);
+registry_call({add_method, Name, Sel, Method, Info}) ->
+    do_add_method(Name, Sel, Method, Info).
+
+do_add_method(Name, Sel, Method, Info) ->
+    E = case entry(Name) of
+            undefined -> not_found(Name);
+            E0 -> E0
+        end,
+    maps:get(protected, E, false) andalso
+        raise_def(class_already_exists, Name,
+                  ["Cannot add methods to stdlib class '", to_bin(Name), "'"], nil),
+    ClassSide = maps:get(class_side, Info, false) =:= true,
+    Super = maps:get(superclass, E),
+    ClassSide orelse check_sealed_methods(Name, #{methods => #{Sel => Method}}, Super, false),
+    E1 = case ClassSide of
+             true -> E#{class_methods => (maps:get(class_methods, E))#{Sel => Method}};
+             false -> E#{methods => (maps:get(methods, E))#{Sel => Method}}
+         end,
+    Sealed = case maps:get(sealed, Info, false) of
+                 true when not ClassSide -> lists:usort([Sel | maps:get(sealed_methods, E1, [])]);
+                 _ -> maps:get(sealed_methods, E1, [])
+             end,
+    MI = maps:get(method_info, E1, #{}),
+    E2 = E1#{method_info => MI#{{Sel, ClassSide} => Info#{class_side => ClassSide}},
+             sealed_methods => Sealed},
+    ets:insert(?TAB, {Name, E2}),
+    ok = gen_server:call(maps:get(pid, E2), {set_desc, E2}),
+    recompute(affected(Name)),
+    ok.
 
 do_define(D, Vars) ->
     #{name := Name, superclass := Super, stdlib := Stdlib} = D,
@@ -470,7 +558,14 @@ do_define(D, Vars) ->
     ets:insert(?TAB, {{pid, Pid}, Name}),
     persistent_term:put({beamtalk_class_tag, class_tag(Name)}, Name),
     recompute(affected(Name)),
-    {ok, class_object(Name)}.
+    {ok, class_object(Name), module_warnings(Name, Old, D)}.
+
+module_warnings(Name, #{module := M1}, #{module := M2})
+  when M1 =/= undefined, M2 =/= undefined, M1 =/= M2 ->
+    [iolist_to_binary(["Class '", to_bin(Name), "' redefined (was ", to_bin(M1),
+                       ", now ", to_bin(M2), ")"])];
+module_warnings(_, _, _) ->
+    [].
 
 check_protected(Name, #{protected := true}, false) ->
     raise_def(class_already_exists, Name,
@@ -608,7 +703,7 @@ recompute_instance(Name) ->
         case Super of
             nil -> {#{}, []};
             _ -> {instance_methods(Super),
-                  case info(Super) of #{fields := F} -> F; _ -> [] end}
+                  case class_info(Super) of #{fields := F} -> F; _ -> [] end}
         end,
     Own = maps:get(fields, E),
     Fields = merge_fields(SuperFields, Own),
@@ -637,7 +732,7 @@ recompute_class_side(Name) ->
                nil -> instance_methods('Class');
                _ -> class_side_methods(Super)
            end,
-    Fields = case info(Name) of #{fields := F} -> F; _ -> [] end,
+    Fields = case class_info(Name) of #{fields := F} -> F; _ -> [] end,
     Synth = case Kind of
                 value -> beamtalk_object:synthesise_constructor(Fields);
                 _ -> #{}

@@ -32,7 +32,7 @@ new(ClassName, _NotMap) ->
 
 %% @doc A fresh instance with every field at its default (no checks).
 instantiate(ClassName) ->
-    Fields = case beamtalk_class:info(ClassName) of
+    Fields = case beamtalk_class:class_info(ClassName) of
                  #{fields := F} -> F;
                  undefined -> beamtalk_class:not_found(ClassName)
              end,
@@ -41,7 +41,7 @@ instantiate(ClassName) ->
 %% @doc Raise the spec's instantiation errors for classes that `new` cannot
 %% build: abstract classes, primitive types, actors, metaclasses.
 check_instantiable(ClassName, Sel) ->
-    Info = case beamtalk_class:info(ClassName) of
+    Info = case beamtalk_class:class_info(ClassName) of
                undefined -> beamtalk_class:not_found(ClassName);
                I -> I
            end,

@@ -68,7 +68,7 @@ is_behaviour(_) -> false.
 'allFieldNames'(Self) ->
     case b(Self) of
         {class, N} ->
-            case beamtalk_class:info(N) of
+            case beamtalk_class:class_info(N) of
                 #{fields := Fs} -> [F || {F, _} <- Fs];
                 _ -> []
             end;
@@ -139,8 +139,9 @@ metaclass_new(N) ->
                                                        atom_to_binary(Sel, utf8), "'"]),
                                      <<"Use whichClassIncludesSelector: to find where it is defined">>);
         true ->
+            Side = element(1, B) =:= meta,
             Info = case beamtalk_class:entry(Name) of
-                       #{method_info := MI} -> maps:get(Sel, MI, #{});
+                       #{method_info := MI} -> maps:get({Sel, Side}, MI, #{});
                        _ -> #{}
                    end,
             #{'$beamtalk_class' => 'CompiledMethod', selector => Sel,
@@ -155,14 +156,14 @@ metaclass_new(N) ->
 'isAbstract'(Self) -> has_modifier(Self, abstract).
 'isSealed'(Self) -> has_modifier(Self, sealed).
 has_modifier(Self, M) ->
-    case beamtalk_class:info(beamtalk_class:name_of(Self)) of
+    case beamtalk_class:class_info(beamtalk_class:name_of(Self)) of
         #{modifiers := Ms} -> lists:member(M, Ms);
         _ -> false
     end.
 
 %% @doc #actor, #value or #object (spec §3.2).
 'kind'(Self) ->
-    case beamtalk_class:info(beamtalk_class:name_of(Self)) of
+    case beamtalk_class:class_info(beamtalk_class:name_of(Self)) of
         #{kind := K} -> K;
         _ -> nil
     end.

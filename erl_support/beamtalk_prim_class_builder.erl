@@ -8,10 +8,18 @@
 %% Method bodies are blocks taking the receiver first (`[:self :arg | ...]`);
 %% a block without that extra argument ignores the receiver.  They become
 %% value-style methods (`{v, Fun}`) of the new class.
+%%
+%% The compiler holds the same conversation for every class definition
+%% (runtime_abi.py): `fields:` [{Name, DefaultFun}], `methods:`
+%% #{Sel => {v | a, Fun}}, `classMethods:` #{Sel => Fun}, `classVars:`
+%% [{Name, DefaultFun}], `modifiers:` [..], `info:` #{doc, source, methods =>
+%% #{{Sel, ClassSide} => #{source, doc, sealed}}}.  `nil classBuilder` builds
+%% a root class (no superclass).
 -module(beamtalk_prim_class_builder).
 
 -export(['name:'/3, 'superclass:'/3, 'fields:'/3, 'methods:'/3,
-         'classMethods:'/3, 'addField:default:'/4, 'addMethod:body:'/4,
+         'classMethods:'/3, 'classVars:'/3, 'modifiers:'/3, 'info:'/3,
+         'addField:default:'/4, 'addMethod:body:'/4,
          'addClassMethod:body:'/4, 'addClassVariable:default:'/4, 'modifier:'/3,
          'doc:'/3, 'register'/2, 'class new'/1]).
 
@@ -38,6 +46,7 @@ field_specs(M) when is_map(M) ->
     [{N, constant(V)} || {N, V} <- lists:sort(maps:to_list(M)), check_name(N)];
 field_specs(L) when is_list(L) ->
     [case F of
+         {N, D} when is_function(D, 0) -> check_name(N), {N, D};
          #{'$beamtalk_class' := 'Association', key := N, value := V} -> check_name(N), {N, constant(V)};
          N when is_atom(N) -> check_name(N), {N, constant(nil)};
          _ -> err(<<"ClassBuilder fields: expects a Dictionary or a List of Symbols">>)
@@ -51,7 +60,7 @@ check_name(_) -> err(<<"ClassBuilder: field names must be Symbols">>).
 constant(V) -> fun() -> V end.
 
 'methods:'(_Self, State, Methods) when is_map(Methods) ->
-    {Methods, State#{methodSpecs => maps:map(fun method/2, Methods)}};
+    {Methods, State#{methodSpecs => maps:map(fun instance_method/2, Methods)}};
 'methods:'(_, _, _) -> err(<<"ClassBuilder methods: expects a Dictionary of selector to block">>).
 
 'classMethods:'(_Self, State, Methods) when is_map(Methods) ->
@@ -64,7 +73,19 @@ constant(V) -> fun() -> V end.
     {Name, State#{fieldSpecs => Fs1}}.
 
 'addMethod:body:'(_Self, #{methodSpecs := Ms} = State, Sel, Block) ->
-    {Sel, State#{methodSpecs => Ms#{Sel => method(Sel, Block)}}}.
+    {Sel, State#{methodSpecs => Ms#{Sel => instance_method(Sel, Block)}}}.
+
+'classVars:'(_Self, State, Vars) ->
+    {Vars, State#{classVarSpecs => field_specs(Vars)}}.
+
+'modifiers:'(Self, State, Ms) when is_list(Ms) ->
+    lists:foldl(fun(M, {_, S}) -> 'modifier:'(Self, S, M) end, {Ms, State}, Ms);
+'modifiers:'(_, _, _) -> err(<<"ClassBuilder modifiers: expects a List of Symbols">>).
+
+%% @doc Documentation and source of the class and its methods.
+'info:'(_Self, State, Info) when is_map(Info) ->
+    {Info, State#{infoSpec => Info}};
+'info:'(_, _, _) -> err(<<"ClassBuilder info: expects a Dictionary">>).
 
 'addClassMethod:body:'(_Self, #{classMethodSpecs := Ms} = State, Sel, Block) ->
     {Sel, State#{classMethodSpecs => Ms#{Sel => method(Sel, Block)}}}.
@@ -78,6 +99,20 @@ constant(V) -> fun() -> V end.
 'modifier:'(_, _, _) -> err(<<"ClassBuilder modifier: expects #abstract, #sealed or #typed">>).
 
 'doc:'(_Self, State, Text) -> {Text, State#{docText => Text}}.
+
+%% An instance method: `{a, Fun}` (actor style, from the compiler) as is,
+%% anything else as a value-style method.
+instance_method(Sel, {a, F}) when is_atom(Sel), is_function(F) ->
+    N = beamtalk_send:selector_arity(Sel),
+    case erlang:fun_info(F, arity) of
+        {arity, A} when A =:= N + 2 -> {a, F};
+        {arity, A} ->
+            err(iolist_to_binary(io_lib:format(
+                                   "ClassBuilder: the actor method ~ts takes ~b arguments; it should take ~b",
+                                   [Sel, A, N + 2])))
+    end;
+instance_method(Sel, M) ->
+    method(Sel, M).
 
 %% A block for selector Sel: [:self :a ... | body] as is; [:a ... | body]
 %% (no receiver argument) wrapped to ignore the receiver.
@@ -101,17 +136,34 @@ method(Sel, _) ->
 'register'(_Self, State) ->
     #{className := Name, superclassRef := Super, fieldSpecs := Fields,
       methodSpecs := Methods, classMethodSpecs := ClassMethods,
-      classVarSpecs := ClassVars, modifiers := Modifiers, docText := Doc} = State,
-    Super =:= nil andalso err(<<"ClassBuilder register requires superclass to be set">>),
+      classVarSpecs := ClassVars, modifiers := Modifiers, docText := Doc0} = State,
+    Root = maps:get(rootClass, State, false),
+    Super =:= nil andalso not Root andalso err(<<"ClassBuilder register requires superclass to be set">>),
     Name =:= nil andalso err(<<"ClassBuilder register requires a name (send name: first)">>),
+    Info = maps:get(infoSpec, State, #{}),
+    MethodInfo = case maps:get(methods, Info, #{}) of
+                     MI when is_map(MI) -> MI;
+                     _ -> #{}
+                 end,
+    Sealed = [Sel || {{Sel, false}, #{sealed := true}} <- maps:to_list(MethodInfo)],
+    Doc = case Doc0 of
+              nil -> maps:get(doc, Info, nil);
+              _ -> Doc0
+          end,
     Desc = #{name => Name,
-             superclass => beamtalk_class:name_of(Super),
+             superclass => case Super of nil -> nil; _ -> beamtalk_class:name_of(Super) end,
              fields => Fields,
              methods => Methods,
              class_methods => maps:map(fun(_, {v, F}) -> F end, ClassMethods),
              class_vars => ClassVars,
              modifiers => Modifiers,
-             doc => Doc},
+             sealed_methods => Sealed,
+             doc => Doc,
+             source => case maps:get(source, Info, undefined) of
+                           <<>> -> undefined;
+                           Src -> Src
+                       end,
+             method_info => MethodInfo},
     Cls = beamtalk_class:define(Desc),
     beamtalk_actor:stop_self(),
     {Cls, State}.

@@ -14,6 +14,8 @@ builder_test_() ->
       fun modifiers/0,
       fun register_stops_the_builder/0,
       fun redefinition_through_a_builder/0,
+      fun the_compiler_conversation/0,
+      fun root_classes/0,
       fun errors/0]}.
 
 class_builder_is_an_actor() ->
@@ -111,6 +113,52 @@ redefinition_through_a_builder() ->
     V2 = Build(version, 2),
     ?assertEqual(V1, V2),
     ?assertEqual(2, s(O, version)).
+
+%% What the code generator emits for a class definition (runtime_abi.py).
+the_compiler_conversation() ->
+    B = s(g('Actor'), classBuilder),
+    s(B, 'name:', ['Gen']),
+    s(B, 'fields:', [[{count, fun() -> 0 end}]]),
+    s(B, 'methods:', [#{inc => {a, fun(_S, St) -> V = maps:get(count, St) + 1, {V, St#{count => V}} end},
+                        describe => {v, fun(Self) -> {gen, element(1, Self)} end}}]),
+    s(B, 'classMethods:', [#{make => fun(Cls) ->
+                                              beamtalk_class:set_class_var(Cls, made, beamtalk_class:class_var(Cls, made) + 1),
+                                              s(Cls, spawn)
+                                      end,
+                             made => fun(Cls) -> beamtalk_class:class_var(Cls, made) end}]),
+    s(B, 'classVars:', [[{made, fun() -> 0 end}]]),
+    s(B, 'modifiers:', [[]]),
+    s(B, 'info:', [#{doc => <<"A generator.">>, source => <<"Actor subclass: Gen">>,
+                     methods => #{{inc, false} => #{source => <<"inc => self.count := self.count + 1">>,
+                                                    doc => nil, sealed => true},
+                                  {make, true} => #{source => <<"class make => self spawn">>,
+                                                    doc => <<"Make one.">>, sealed => false}}}]),
+    C = s(B, register),
+    A = s(C, make),
+    ?assertEqual(1, s(A, inc)),
+    ?assertEqual(2, s(A, inc)),
+    ?assertEqual({gen, beamtalk_object}, s(A, describe)),
+    ?assertEqual(1, s(C, made)),
+    ?assertEqual(<<"A generator.">>, s(C, doc)),
+    ?assertEqual(<<"inc => self.count := self.count + 1">>, s(s(C, '>>', [inc]), source)),
+    ?assertEqual(<<"Make one.">>, s(s(s(C, class), '>>', [make]), doc)),
+    ?assertMatch(<<"Cannot override sealed method `Gen>>inc`", _/binary>>,
+                 ex_message(fun() ->
+                                    B2 = s(C, classBuilder),
+                                    s(B2, 'name:', ['SubGen']),
+                                    s(B2, 'methods:', [#{inc => {a, fun(_S, St) -> {0, St} end}}]),
+                                    s(B2, register)
+                            end)),
+    s(A, stop).
+
+root_classes() ->
+    B = s(nil, classBuilder),
+    s(B, 'name:', ['Root']),
+    s(B, 'methods:', [#{hello => {v, fun(_) -> hi end}}]),
+    R = s(B, register),
+    ?assertEqual(nil, s(R, superclass)),
+    ?assertEqual(hi, s(s(R, new), hello)),
+    ?assertEqual(g('Class'), s(s(R, class), superclass)).
 
 errors() ->
     ?assertEqual(<<"ClassBuilder name: requires a Symbol argument">>,

@@ -34,6 +34,11 @@ class_test_() ->
       fun removed_methods_become_dnu/0,
       fun remove_from_system/0,
       fun compiled_method/0,
+      fun redefinition_from_another_module_warns/0,
+      fun info_for_the_compiler/0,
+      fun add_method/0,
+      fun add_method_to_live_actors/0,
+      fun add_method_errors/0,
       fun stdlib_hierarchy/0,
       fun bad_descriptions_are_type_errors/0]}.
 
@@ -63,9 +68,9 @@ kind_follows_superclass_chain() ->
     beamtalk_class:define(#{name => 'Euro', superclass => 'Money'}),
     beamtalk_class:define(bt_test:counter_desc('KindCounter')),
     beamtalk_class:define(#{name => 'SubCounter', superclass => 'KindCounter'}),
-    ?assertEqual(object, maps:get(kind, beamtalk_class:info('Triangle'))),
-    ?assertEqual(value, maps:get(kind, beamtalk_class:info('Euro'))),
-    ?assertEqual(actor, maps:get(kind, beamtalk_class:info('SubCounter'))),
+    ?assertEqual(object, maps:get(kind, beamtalk_class:class_info('Triangle'))),
+    ?assertEqual(value, maps:get(kind, beamtalk_class:class_info('Euro'))),
+    ?assertEqual(actor, maps:get(kind, beamtalk_class:class_info('SubCounter'))),
     ?assertEqual(value, s(g('Euro'), kind)).
 
 metaclass_tower() ->
@@ -310,6 +315,71 @@ compiled_method() ->
     ?assertEqual(<<"getValue => 1">>, s(M, source)),
     ?assertEqual(0, s(M, argumentCount)).
 
+redefinition_from_another_module_warns() ->
+    {_, []} = beamtalk_class:define_with_warnings(#{name => 'Collide', superclass => 'Object',
+                                                    module => 'bt@pkg_a@collide'}),
+    {_, []} = beamtalk_class:define_with_warnings(#{name => 'Collide', superclass => 'Object',
+                                                    module => 'bt@pkg_a@collide'}),
+    ?assertMatch({_, [<<"Class 'Collide' redefined (was bt@pkg_a@collide, now bt@pkg_b@collide)">>]},
+                 beamtalk_class:define_with_warnings(#{name => 'Collide', superclass => 'Object',
+                                                       module => 'bt@pkg_b@collide'})).
+
+info_for_the_compiler() ->
+    beamtalk_class:define(bt_test:counter_desc('InfoCounter')),
+    beamtalk_class:define(#{name => 'InfoSub', superclass => 'InfoCounter',
+                            fields => [{extra, fun() -> 1 end}]}),
+    ?assertEqual({ok, #{kind => actor, fields => [value], superclass => 'Actor'}},
+                 beamtalk_class:info('InfoCounter')),
+    ?assertEqual({ok, #{kind => actor, fields => [extra], superclass => 'InfoCounter'}},
+                 beamtalk_class:info('InfoSub')),
+    ?assertEqual({ok, #{kind => object, fields => [], superclass => nil}},
+                 beamtalk_class:info('ProtoObject')),
+    ?assertEqual(error, beamtalk_class:info('NoSuchClass')).
+
+add_method() ->
+    beamtalk_class:define(#{name => 'Growable', superclass => 'Object',
+                            methods => #{a => {v, fun(_) -> 1 end}}}),
+    beamtalk_class:define(#{name => 'GrowableSub', superclass => 'Growable'}),
+    O = s(g('GrowableSub'), new),
+    ok = beamtalk_class:add_method(g('Growable'), b, {v, fun(_) -> 2 end},
+                                   #{source => <<"b => 2">>, doc => nil, class_side => false}),
+    ?assertEqual(2, s(O, b)),                                   % inherited at once
+    ?assertEqual(<<"b => 2">>, s(s(g('Growable'), '>>', [b]), source)),
+    ok = beamtalk_class:add_method(g('Growable'), a, {v, fun(_) -> 10 end}, #{class_side => false}),
+    ?assertEqual(10, s(O, a)),                                  % replaced
+    ok = beamtalk_class:add_method(g('Growable'), make, {v, fun(Cls) -> {made, s(Cls, name)} end},
+                                   #{class_side => true}),
+    ?assertEqual({made, 'GrowableSub'}, s(g('GrowableSub'), make)),
+    ?assertEqual(true, s(g('Growable'), 'includesSelector:', [b])),
+    %% a later redefinition of the class replaces the method table wholesale
+    beamtalk_class:define(#{name => 'Growable', superclass => 'Object',
+                            methods => #{a => {v, fun(_) -> 1 end}}}),
+    ?assertEqual(does_not_understand, ex_kind(fun() -> s(O, b) end)).
+
+add_method_to_live_actors() ->
+    beamtalk_class:define(bt_test:counter_desc('AddCounter')),
+    C = s(g('AddCounter'), spawn),
+    s(C, increment),
+    ok = beamtalk_class:add_method(g('AddCounter'), double,
+                                   {a, fun(_Self, S) -> V = 2 * maps:get(value, S), {V, S#{value => V}} end},
+                                   #{class_side => false}),
+    ?assertEqual(2, s(C, double)),
+    ?assertEqual(4, s(C, double)),
+    s(C, stop).
+
+add_method_errors() ->
+    ?assertMatch(<<"Cannot add methods to stdlib class 'Integer'">>,
+                 ex_message(fun() -> beamtalk_class:add_method(g('Integer'), foo, {v, fun(_) -> 1 end},
+                                                               #{class_side => false}) end)),
+    beamtalk_class:define(#{name => 'SealedBase', superclass => 'Object',
+                            methods => #{fixed => {v, fun(_) -> 1 end}}, sealed_methods => [fixed]}),
+    beamtalk_class:define(#{name => 'SealedChild', superclass => 'SealedBase'}),
+    ?assertMatch(<<"Cannot override sealed method `SealedBase>>fixed`", _/binary>>,
+                 ex_message(fun() -> beamtalk_class:add_method(g('SealedChild'), fixed, {v, fun(_) -> 2 end},
+                                                               #{class_side => false}) end)),
+    ?assertEqual(class_not_found, ex_kind(fun() -> beamtalk_class:add_method('Nope', x, {v, fun(_) -> 1 end}, #{}) end)),
+    ?assertEqual(type_error, ex_kind(fun() -> beamtalk_class:add_method(g('SealedChild'), x, 42, #{}) end)).
+
 stdlib_hierarchy() ->
     Expect = [{'Object', 'ProtoObject'}, {'Value', 'Object'}, {'Actor', 'Object'},
               {'Behaviour', 'Object'}, {'Class', 'Behaviour'}, {'Metaclass', 'Class'},
@@ -324,7 +394,7 @@ stdlib_hierarchy() ->
               {'TranscriptStream', 'Actor'}],
     [?assertEqual({C, S}, {C, beamtalk_class:superclass(C)}) || {C, S} <- Expect],
     ?assertEqual(nil, beamtalk_class:superclass('ProtoObject')),
-    ?assertEqual(actor, maps:get(kind, beamtalk_class:info('ClassBuilder'))).
+    ?assertEqual(actor, maps:get(kind, beamtalk_class:class_info('ClassBuilder'))).
 
 bad_descriptions_are_type_errors() ->
     ?assertEqual(type_error, ex_kind(fun() -> beamtalk_class:define(#{superclass => 'Object'}) end)),
