@@ -463,3 +463,27 @@ def test_property_lexer_never_raises_and_tiles_source(src):
         assert 0 <= s <= e <= len(src)
         assert s >= prev or True  # error tokens may overlap strings they replace
         prev = s
+
+
+def test_nested_interpolated_strings_inside_interpolation():
+    # a nested string literal that is itself interpolated is skipped whole
+    assert toks('"{"{"\\{"}"}"') == [
+        ("string-start", ""),
+        ("string-start", ""),
+        ("string", "\\{"),
+        ("string-end", ""),
+        ("string-end", ""),
+    ]
+    assert toks('"a{"b{"c"}d"}e"') == [
+        ("string-start", "a"),
+        ("string-start", "b"),
+        ("string", "c"),
+        ("string-end", "d"),
+        ("string-end", "e"),
+    ]
+
+
+def test_very_deep_string_nesting_is_an_error_not_a_crash():
+    src = '"{' * 300 + "1" + '}"' * 300
+    t = L.lex(src)
+    assert any(v.message == "Expression nesting is too deep" for k, v in zip(t.kinds, t.values) if k == "error")

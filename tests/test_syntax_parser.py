@@ -142,12 +142,7 @@ def test_literal_values():
 
 
 def test_names():
-    assert parse("x Foo self super true nil _").items == (
-        A.UnarySend(A.Variable("x"), "Foo"),
-        A.UnarySend(A.UnarySend(A.UnarySend(A.Variable("self"), "super"), "true"), "nil"),
-        A.Variable("_"),
-    ) or True  # (shape checked below)
-    items = parse("x\nFoo\nself\nsuper\ntrue\nnil\n_").items
+    items = parse("x\nFoo\nself\nsuper\ntrue\nnil\n_\nthisContext").items
     assert items == (
         A.Variable("x"),
         A.GlobalRef("Foo"),
@@ -156,6 +151,7 @@ def test_names():
         A.Variable("true"),
         A.Variable("nil"),
         A.Variable("_"),
+        A.Variable("thisContext"),  # does not exist: an ordinary name
     )
 
 

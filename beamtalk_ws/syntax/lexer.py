@@ -27,9 +27,6 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Optional
 
-from itertools import accumulate, repeat
-from operator import add, contains, sub
-
 from .ast import Span
 
 # ----------------------------------------------------------------- kinds
@@ -187,9 +184,8 @@ del _c
 #: match-object scanner for the rest of the range (keeps it linear)
 _MAX_RESTARTS = 32
 
-_REPEAT_NL = repeat("\n")
-_REPEAT_0 = repeat(0)
-_count = str.count
+#: interpolated strings nested deeper than this are one error token
+_MAX_STRING_NESTING = 32
 
 _CHAR_ESCAPES = {"n": 10, "t": 9, "r": 13, "\\": 92, "'": 39}
 
@@ -240,7 +236,7 @@ class Tokens:
 
 
 class _Lexer:
-    __slots__ = ("src", "n", "t", "line", "line_start", "_tail")
+    __slots__ = ("src", "n", "t", "line", "line_start", "nest")
 
     def __init__(self, src: str):
         self.src = src
@@ -248,7 +244,7 @@ class _Lexer:
         self.t = Tokens(src)
         self.line = 1
         self.line_start = 0
-        self._tail = 0
+        self.nest = 0  # interpolated strings being lexed (nesting)
 
     # -- helpers ---------------------------------------------------------
     def _advance_lines(self, a: int, b: int) -> None:
@@ -281,28 +277,33 @@ class _Lexer:
                 pos = self._scan(pos, end)
 
     def _scan_fast(self, pos: int, end: int):
-        """Fast path: ``findall`` gives (trivia, token text) pairs.  Kinds and
-        values are found by a loop over the token texts (classified by their
-        first character); offsets, NL-before flags, lines and columns are
-        computed for whole runs of tokens with C-level map/accumulate.
-        Tokens that need hand lexing (interpolated strings, some error
-        tokens) split the runs.  Returns None when the range is done, or a
-        position to restart from."""
+        """Fast path: ``findall`` gives (trivia, token text) pairs; tokens are
+        classified by their first character.  Returns None when the range is
+        done, or a position to restart from."""
         src = self.src
         t = self.t
-        pairs = _FAST.findall(src, pos, end)
-        trivs, toks = zip(*pairs)  # never empty: the last pair is the end
         k_app = t.kinds.append
         v_app = t.values.append
+        s_app = t.starts.append
+        e_app = t.ends.append
+        n_app = t.nls.append
+        l_app = t.lines.append
+        c_app = t.cols.append
         first = _FIRST.get
-        seg = 0  # first pair of the current run
-        seg_pos = pos  # offset where that pair's trivia starts
-        n = len(toks)
-        idx = -1
-        restart = None
-        for tok in toks:
-            idx += 1
+        line = self.line
+        line_start = self.line_start
+        for triv, tok in _FAST.findall(src, pos, end):
+            ts = pos + len(triv)
+            te = ts + len(tok)
+            nl = False
+            if triv and "\n" in triv:
+                nl = True
+                line += triv.count("\n")
+                line_start = pos + triv.rfind("\n") + 1
+            pos = te
             if not tok:  # end of range
+                if end == self.n and "/*" in triv:
+                    self._check_unterminated_comment(ts - len(triv), ts)
                 break
             code = first(tok[0], _C_OTHER)
             if code == _C_ID:
@@ -325,13 +326,16 @@ class _Lexer:
                 if len(tok) < 19 and tok.isdigit():
                     k_app(K_INT)
                     v_app(int(tok))
+                elif "r" in tok:
+                    kind, val = _radix_token(tok)
+                    k_app(kind)
+                    v_app(val)
+                elif "." in tok or "e" in tok or "E" in tok:
+                    kind, val = _float_token(tok)
+                    k_app(kind)
+                    v_app(val)
                 else:
-                    if "r" in tok:
-                        kind, val = _radix_token(tok)
-                    elif "." in tok or "e" in tok or "E" in tok:
-                        kind, val = _float_token(tok)
-                    else:
-                        kind, val = _int_token(tok)
+                    kind, val = _int_token(tok)
                     k_app(kind)
                     v_app(val)
             elif code == _C_MINUS:
@@ -344,91 +348,55 @@ class _Lexer:
                 else:
                     k_app(K_COLON)
                     v_app(K_COLON)
-            elif code == _C_QUOTE and len(tok) > 1 and "{" not in tok:
-                val = tok[1:-1]
-                if '"' in val:
-                    val = val.replace('""', '"')
-                k_app(K_STRING)
-                v_app(val)
-            else:
-                if code != _C_QUOTE:
-                    kind, val = self._rare(_rare_group(code, tok), 0, 0, 0, tok, True)
-                    if kind is not None:
-                        k_app(kind)
-                        v_app(val)
+            elif code == _C_QUOTE:
+                if len(tok) > 1 and "{" not in tok:
+                    val = tok[1:-1]
+                    if '"' in val:
+                        val = val.replace('""', '"')
+                    k_app(K_STRING)
+                    v_app(val)
+                    if "\n" in tok:
+                        s_app(ts)
+                        e_app(te)
+                        n_app(nl)
+                        l_app(line)
+                        c_app(ts - line_start + 1)
+                        line += tok.count("\n")
+                        line_start = ts + tok.rfind("\n") + 1
                         continue
-                # a token lexed by hand: close the run before it
-                seg_pos = self._positions(trivs, toks, seg, idx, seg_pos)
-                triv = trivs[idx]
-                ts = seg_pos + len(triv)
-                te = ts + len(tok)
-                nl = "\n" in triv
-                self._advance_lines(seg_pos, ts)
-                if code == _C_QUOTE:
-                    p = self._string(ts, nl, end)
                 else:
-                    kind, val, tend = self._rare(_rare_group(code, tok), ts, te, end, tok)[1]
+                    self.line = line
+                    self.line_start = line_start
+                    p = self._string(ts, nl, end)
+                    if p != te:
+                        return p  # the regex disagreed: restart after it
+                    line = self.line
+                    line_start = self.line_start
+                    continue
+            else:
+                g = _rare_group(code, tok)
+                kind, val = self._rare(g, ts, te, end)
+                if kind is None:
+                    kind, val, tend = val
+                    self.line = line
+                    self.line_start = line_start
                     self._emit(kind, val, ts, tend, nl)
                     self._advance_lines(ts, tend)
-                    p = tend
-                if p != te:
-                    restart = p  # the regex disagreed: restart after the token
-                    break
-                seg = idx + 1
-                seg_pos = te
-        else:
-            idx = n
-        if restart is not None:
-            return restart
-        self._positions(trivs, toks, seg, idx, seg_pos)
-        # trailing trivia of the range (the end pair)
-        if idx < n:
-            triv = trivs[idx]
-            tail_end = self._tail
-            if end == self.n and "/*" in triv:
-                self._check_unterminated_comment(tail_end, tail_end + len(triv))
-            self._advance_lines(tail_end, tail_end + len(triv))
+                    if tend != te:
+                        return tend
+                    line = self.line
+                    line_start = self.line_start
+                    continue
+                k_app(kind)
+                v_app(val)
+            s_app(ts)
+            e_app(te)
+            n_app(nl)
+            l_app(line)
+            c_app(ts - line_start + 1)
+        self.line = line
+        self.line_start = line_start
         return None
-
-    def _positions(self, trivs, toks, a: int, b: int, p0: int) -> int:
-        """Append starts/ends/NL-before/lines/columns for the pairs a..b-1,
-        whose first trivia starts at offset p0.  Returns the end offset of
-        pair b-1 (p0 if the run is empty); also leaves it in ``self._tail``
-        and updates the line bookkeeping."""
-        if a >= b:
-            self._tail = p0
-            return p0
-        t = self.t
-        src = self.src
-        tv = trivs[a:b]
-        tk = toks[a:b]
-        tl = list(map(len, tk))
-        ends = list(accumulate(map(add, map(len, tv), tl), initial=p0))
-        del ends[0]
-        starts = list(map(sub, ends, tl))
-        t.starts += starts
-        t.ends += ends
-        nls = list(map(contains, tv, _REPEAT_NL))
-        t.nls += nls
-        line = self.line
-        if True in nls or any(map(contains, tk, _REPEAT_NL)):
-            tnl = map(_count, tv, _REPEAT_NL)
-            knl = list(map(_count, tk, _REPEAT_NL))
-            knl.insert(0, 0)
-            lines = list(accumulate(map(add, tnl, knl), initial=line))
-            del lines[0]
-            t.lines += lines
-            self.line = lines[-1] + knl[-1]
-            rf = src.rfind
-            t.cols += map(sub, starts, map(rf, _REPEAT_NL, _REPEAT_0, starts))
-            self.line_start = rf("\n", 0, ends[-1]) + 1
-        else:
-            t.lines += [line] * (b - a)
-            ls = self.line_start - 1
-            t.cols += [s - ls for s in starts]
-        end = ends[-1]
-        self._tail = end
-        return end
 
     def _scan(self, pos: int, end: int):
         """Tokenise from pos with one regex iterator.  Returns None when the
@@ -537,42 +505,38 @@ class _Lexer:
         self.line_start = line_start
         return None
 
-    def _rare(self, g, ts, te, end, text=None, fast=False):
-        """Less frequent token kinds (``text`` is the token text, if known).
-        Returns (kind, value), or (None, (kind, value, token_end)) for tokens
-        that end elsewhere than the regex match (or, from the match-object
-        scanner, that contain newlines).  With ``fast`` (positions unknown)
-        tokens that need positions answer (None, None)."""
+    def _rare(self, g, ts, te, end):
+        """Less frequent token kinds.  Returns (kind, value), or (None, (kind,
+        value, token_end)) for tokens that contain newlines or end elsewhere
+        than the regex match."""
         src = self.src
-        if text is None:
-            text = src[ts:te]
         if g == "sym":
-            return K_SYMBOL, text[1:]
+            return K_SYMBOL, src[ts + 1 : te]
         if g == "hash":
-            return text, text
+            return src[ts:te], src[ts:te]
         if g == "char":
+            text = src[ts:te]
             if text[1] == "\\":
                 c = text[2]
                 val = _CHAR_ESCAPES.get(c, ord(c))
             else:
                 val = ord(text[1])
-            if "\n" in text and not fast:
+            if "\n" in text:
                 return None, (K_CHAR, val, te)
             return K_CHAR, val
         if g == "radix":
-            return _radix_token(text)
+            return _radix_token(src[ts:te])
         if g == "osym":
-            return K_SYMBOL, text[1:]
+            return K_SYMBOL, src[ts + 1 : te]
         if g == "qsym":
-            val = text[2:-1].replace("''", "'")
-            if "\n" in val and not fast:
+            val = src[ts + 2 : te - 1].replace("''", "'")
+            if "\n" in val:
                 return None, (K_SYMBOL, val, te)
             return K_SYMBOL, val
         if g == "qsymx":
-            if fast:
-                return None, None
             return None, (K_ERROR, LexError("Unterminated quoted symbol: " + _short(src[ts:end]), None, True), end)
         if g == "at":
+            text = src[ts:te]
             if text == "@primitive" or text == "@intrinsic" or text == "@expect":
                 return text, text
             if text == "@":
@@ -583,14 +547,13 @@ class _Lexer:
         if g == "squote":
             return K_ERROR, LexError(SINGLE_QUOTED)
         # other
+        text = src[ts:te]
         if text == "#":
             return K_ERROR, LexError(
                 "Unexpected '#': expected a symbol (#foo, #at:put:, #+, #'text') "
                 "or a literal opener #( #[ #{"
             )
         if text == "$":
-            if fast:
-                return None, None
             msg = LexError("Unexpected end of input after '$' (character literal)")
             if te < end and src[te] == "\\":
                 return None, (K_ERROR, msg, te + 1)
@@ -622,6 +585,20 @@ class _Lexer:
     def _string(self, pos: int, nl: bool, end: int) -> int:
         """Lex a string starting at src[pos] == '"' that contains an
         interpolation or is unterminated.  Returns the position after it."""
+        if self.nest >= _MAX_STRING_NESTING:
+            close = _find_string_end(self.src, pos + 1, end)
+            if close < 0:
+                return self._unterminated(pos, nl, end)
+            self._emit(K_ERROR, LexError("Expression nesting is too deep"), pos, close, nl)
+            self._advance_lines(pos, close)
+            return close
+        self.nest += 1
+        try:
+            return self._string_body(pos, nl, end)
+        finally:
+            self.nest -= 1
+
+    def _string_body(self, pos: int, nl: bool, end: int) -> int:
         src = self.src
         i = pos + 1
         buf: list = []
@@ -723,65 +700,48 @@ def _rare_group(code: int, tok: str) -> str:
     return "other"
 
 
-def _find_string_end(src: str, i: int, end: int) -> int:
-    """Position just after the closing quote of a string whose body starts at
-    i (nested interpolations skipped); -1 if unterminated."""
-    while i < end:
-        c = src[i]
-        if c == '"':
-            if i + 1 < end and src[i + 1] == '"':
-                i += 2
-                continue
-            return i + 1
-        if c == "\\":
-            i += 2
-            continue
-        if c == "{":
-            j = _find_interp_end(src, i + 1, end)
-            if j < 0:
-                return -1
-            i = j + 1
-            continue
-        i += 1
-    return -1
+def _scan_nested(src: str, i: int, end: int, stack: list) -> int:
+    """Scan string/interpolation nesting without lexing (iteratively).
 
-
-def _find_interp_end(src: str, i: int, end: int) -> int:
-    """Index of the '}' closing an interpolation whose text starts at i, or -1.
-    Nested {} are counted; strings, character literals and comments are
-    skipped (spec §2.3)."""
-    depth = 1
+    ``stack`` holds -1 for "inside a string literal" and n >= 1 for "inside
+    interpolation code with n unclosed braces".  Returns the index at which
+    the stack becomes empty (the closing ``"`` or ``}``), or -1 at the end of
+    the range.  Inside interpolation code nested strings (themselves possibly
+    interpolated), ``$x``/``$\\x`` characters and comments are skipped
+    (spec §2.3)."""
     while i < end:
+        top = stack[-1]
         c = src[i]
-        if c == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-            i += 1
-        elif c == "{":
-            depth += 1
-            i += 1
-        elif c == '"':
-            i += 1
-            while i < end:
-                d = src[i]
-                if d == '"':
-                    if i + 1 < end and src[i + 1] == '"':
-                        i += 2
-                        continue
-                    break
-                if d == "\\":
+        if top < 0:  # inside a string literal
+            if c == '"':
+                if i + 1 < end and src[i + 1] == '"':
                     i += 2
                     continue
+                stack.pop()
+                if not stack:
+                    return i
+            elif c == "\\":
                 i += 1
+            elif c == "{":
+                stack.append(1)
+            i += 1
+            continue
+        if c == "}":
+            if top == 1:
+                stack.pop()
+                if not stack:
+                    return i
             else:
-                return -1
+                stack[-1] = top - 1
+            i += 1
+        elif c == "{":
+            stack[-1] = top + 1
+            i += 1
+        elif c == '"':
+            stack.append(-1)
             i += 1
         elif c == "$":
-            if i + 1 < end and src[i + 1] == "\\":
-                i += 3
-            else:
-                i += 2
+            i += 3 if i + 1 < end and src[i + 1] == "\\" else 2
         elif c == "/" and i + 1 < end and src[i + 1] == "/":
             j = src.find("\n", i, end)
             if j < 0:
@@ -795,6 +755,20 @@ def _find_interp_end(src: str, i: int, end: int) -> int:
         else:
             i += 1
     return -1
+
+
+def _find_string_end(src: str, i: int, end: int) -> int:
+    """Position just after the closing quote of a string whose body starts at
+    i (nested interpolations skipped); -1 if unterminated."""
+    j = _scan_nested(src, i, end, [-1])
+    return j + 1 if j >= 0 else -1
+
+
+def _find_interp_end(src: str, i: int, end: int) -> int:
+    """Index of the '}' closing an interpolation whose text starts at i, or -1.
+    Nested {} are counted; strings, character literals and comments are
+    skipped (spec §2.3)."""
+    return _scan_nested(src, i, end, [1])
 
 
 def _int_token(text: str):
