@@ -1026,49 +1026,31 @@ class Parser:
 
     def doc_before(self, i: int) -> Optional[str]:
         """The doc comment (consecutive ``///`` lines) in the leading trivia of
-        token i, or None."""
+        token i, or None.  A blank line, a ``//`` comment or a block comment
+        between doc lines restarts the collection (spec §1)."""
         src = self.source
         a = self.toks.trivia_start(i)
         b = self.S[i]
         if src.find("///", a, b) < 0:
             return None
+        lines = src[a:b].split("\n")
+        last = len(lines) - 1
+        if last == 0:
+            return None  # same line as the previous token
         run: list = []
-        at_line_start = a == 0 or src[a - 1] == "\n"
-        line_empty = True
-        p = a
-        while p < b:
-            c = src[p]
-            if c == "\n":
-                if at_line_start and line_empty:
-                    run = []  # a blank line restarts the collection
-                at_line_start = True
-                line_empty = True
-                p += 1
-            elif c in " \t\r":
-                p += 1
-            elif src.startswith("//", p):
-                e = src.find("\n", p, b)
-                if e < 0:
-                    e = b
-                text = src[p:e]
-                if text.startswith("///") and not text.startswith("////") and at_line_start and line_empty:
-                    body = text[3:]
-                    if body.startswith(" "):
-                        body = body[1:]
-                    run.append(body.rstrip("\r"))
-                else:
-                    run = []
-                line_empty = False
-                p = e
-            elif src.startswith("/*", p):
-                e = src.find("*/", p + 2, b)
-                e = b if e < 0 else e + 2
-                run = []
-                line_empty = False
-                at_line_start = False
-                p = e
-            else:  # pragma: no cover - trivia holds nothing else
-                p += 1
+        # lines[0] is the rest of the previous token's line (its trailing
+        # trivia) unless the trivia starts a line; lines[last] is the
+        # indentation of the token's own line
+        start = 0 if (a == 0 or src[a - 1] == "\n") else 1
+        for k in range(start, last):
+            line = lines[k].lstrip(" \t")
+            if line.startswith("///") and not line.startswith("////"):
+                body = line[3:].rstrip("\r")
+                run.append(body[1:] if body.startswith(" ") else body)
+            else:
+                run = []  # blank line, // comment, block comment
+        if lines[last].strip(" \t\r"):
+            return None  # a block comment between the docs and the token
         return "\n".join(run) if run else None
 
     def parse_class(self, j: int):
@@ -1085,11 +1067,10 @@ class Parser:
             if K[self.i] == K_ERROR:
                 self.lex_error(self.i)
             self.error(
-                f"Expected class name after subclass:, found {self.describe(self.i)}"
-                if K[self.i] != K_EOF
-                else "Expected class name after subclass:",
+                "Expected class name",
                 self.i if K[self.i] != K_EOF else self.i - 1,
-                hint="the class name is a bare identifier: Object subclass: Foo",
+                hint=f"after subclass: comes the class name as a bare identifier "
+                f"(Object subclass: Foo), found {self.describe(self.i)}",
             )
         name = V[self.i]
         self.i += 1
