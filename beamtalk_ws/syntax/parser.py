@@ -153,7 +153,7 @@ class ParseError(Exception):
 class Parser:
     __slots__ = (
         "source", "filename", "toks", "K", "V", "S", "E", "NL", "LN", "CO",
-        "i", "diags", "depth", "in_class", "base", "in_method", "stmt_start",
+        "i", "diags", "seen", "depth", "in_class", "base", "in_method", "stmt_start",
     )
 
     def __init__(self, source: str, filename: str = "<input>"):
@@ -170,6 +170,7 @@ class Parser:
         self.CO = t.cols
         self.i = 0
         self.diags: list = []
+        self.seen: set = set()  # (offset, message) of reported diagnostics
         self.depth = 0
         # class/method context
         self.in_class = False  # method bodies and state defaults
@@ -210,9 +211,10 @@ class Parser:
         self.add(self.make_diag(message, i, hint, span))
 
     def add(self, d: Diagnostic) -> None:
-        for old in self.diags:
-            if old.span.start == d.span.start and old.message == d.message:
-                return
+        key = (d.span.start, d.message)
+        if key in self.seen:
+            return
+        self.seen.add(key)
         self.diags.append(d)
 
     def expected_expression(self):
