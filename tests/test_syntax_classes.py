@@ -516,3 +516,17 @@ def test_state_default_keyword_message_does_not_swallow_next_declaration():
     c = cls("Object subclass: A\n  state: a = d at: 1\n  state: b = 2\n  classState: c = e at: 2\n  classState: f")
     assert [(s.name, sx(s.default) if s.default else None) for s in c.state] == [("a", "(at: d 1)"), ("b", "2")]
     assert [(s.name, sx(s.default) if s.default else None) for s in c.class_state] == [("c", "(at: e 2)"), ("f", None)]
+
+
+def test_column_zero_line_inside_a_block_closes_the_method():
+    m, diags = parse_with_diagnostics("Object subclass: A\n  foo => items do: [:e |\ne print]\n")
+    assert diags[0].message == "Expected ']' to close block"
+    assert diags[0].span.line == 3
+    # indented, the same block is fine
+    assert not parse_with_diagnostics("Object subclass: A\n  foo => items do: [:e |\n    e print]\n")[1]
+
+
+def test_multi_line_map_literal_in_a_method():
+    c = cls("Object subclass: A\n  foo => #{\n    a => 1,\n    b => 2}\n  bar => 3")
+    assert [m.selector for m in c.methods] == ["foo", "bar"]
+    assert sx(c.methods[0].body[0]) == "#{#a => 1, #b => 2}"

@@ -253,3 +253,14 @@ def test_check_invalid_utf8(tmp_path, capsys):
     f.write_bytes(b"x := \xff\xfe 1\n")
     assert check_main([str(f)]) == 1
     assert "Unexpected character" in capsys.readouterr().out
+
+
+def test_unclosed_bracket_in_a_method_does_not_swallow_the_next_methods():
+    src = "Object subclass: A\n  foo => [:x | x\n  bar => ]\n  baz => 1 + + 2\n  ok => 1\n"
+    m, ds = parse_with_diagnostics(src)
+    assert [(d.span.line, d.message) for d in ds] == [
+        (3, "Expected ']' to close block"),
+        (3, "Unexpected token: expected expression, found ]"),
+        (4, "Unexpected token: expected expression, found +"),
+    ]
+    assert [x.selector for x in m.items[0].methods] == ["ok"]

@@ -296,7 +296,12 @@ class Parser:
     def recover(self, start: int, depth: int, stop_at_methods: bool = False) -> None:
         """Skip tokens after an error: stop after a '.'/'!' at the nesting of
         the failed statement, before a token at column 0, before the next
-        method definition (in class bodies) or at end of input."""
+        method definition (in class bodies) or at end of input.
+
+        With ``stop_at_methods`` a line starting a method definition (or
+        ``state:``) stops the skipping when no bracket is open — or when it is
+        indented no deeper than the item that failed, so that an unclosed
+        bracket in one method does not swallow the following methods."""
         K = self.K
         NL = self.NL
         CO = self.CO
@@ -304,13 +309,14 @@ class Parser:
         if i == start and K[i] != K_EOF:
             i += 1
         rel = depth - self.depth  # brackets open at the error point
+        item_col = self.CO[start]
         while True:
             k = K[i]
             if k == K_EOF:
                 break
             if NL[i] and CO[i] == 1:
                 break
-            if stop_at_methods and NL[i] and rel <= 0 and (
+            if stop_at_methods and NL[i] and (rel <= 0 or CO[i] <= item_col) and (
                 self.method_def_at(i) >= 0 or (k == K_KEYWORD and self.V[i] == "state:")
             ):
                 break
@@ -697,8 +703,11 @@ class Parser:
             self.i += 1
             return ()
         while True:
-            if K[self.i] == K_EOF:
-                self.close_error("Expected ']' to close block", self.i)
+            i = self.i
+            if K[i] == K_EOF or (self.in_class and self.NL[i] and self.body_ends_at(i)):
+                # end of input, or (in a class body) a line that starts the
+                # next method/declaration: the block was never closed
+                self.close_error("Expected ']' to close block", i)
             st = self.parse_statement()
             k = K[self.i]
             sep = False
