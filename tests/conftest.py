@@ -37,10 +37,10 @@ def bt_home():
 
 @pytest.fixture(scope="session")
 def workspace(bt_home):
-    """The shared test workspace (named `pytest`), running for the whole session."""
+    """The shared test workspace (`pytest-<random>`), running for the whole session."""
     from beamtalk_ws.workspace import launcher, paths
 
-    ws = paths.resolve("pytest")
+    ws = paths.resolve("pytest-" + uuid.uuid4().hex[:8])
     launcher.start(ws, idle_timeout=None)
     try:
         yield ws

@@ -77,6 +77,10 @@ class Inliner:
             return self.to_do(node, body, ctx, args[1], args[2])
         if sel == "do:" and _is_block(args[0], 1):
             return self.do_list(node, body, ctx)
+        if sel == "on:do:" and _is_block(node.receiver, 0) and _is_block(args[1]) and len(args[1].parameters) <= 1:
+            return self.protected(node, body, ctx)
+        if sel in ("ensure:", "ifCurtailed:") and _is_block(node.receiver, 0) and _is_block(args[0], 0):
+            return self.protected(node, body, ctx)
         return None
 
     # -- threading ------------------------------------------------------------------
@@ -280,6 +284,49 @@ class Inliner:
 
         fun, _ = self._loop(name, (), w, ctx, line, clauses)
         return self.finish(F.apply_var(fun, [start] + [ctx.env[n] for n in w], line), w, body, ctx, line)
+
+    def protected(self, node, body, ctx):
+        """`[...] on: E do: [...]`, `ensure:`, `ifCurtailed:` through the runtime, with the
+        protected block and the handler handing their threaded variables back
+        tagged, so assignments inside them stay visible after the message."""
+        line = line_of(node)
+        sel = node.selector
+        blocks = [node.receiver] + ([node.arguments[1]] if sel == "on:do:" else [])
+        w = self.threaded(blocks, body, ctx, line)
+        tag = F.atom("$bt_w", line)
+
+        def thunk(block):
+            bctx = ctx.fork()
+            bctx.inlined = False  # a `^` inside must still unwind through the runtime
+            bctx.in_block = True
+            b = body.child()
+            params = []
+            for p in block.parameters:
+                v = F.var(self.gen.fresh("P"), line)
+                bctx.env[p] = v
+                params.append(v)
+            value = self.gen.statements(block.body, b, bctx)
+            b.add(F.tuple_([tag, value] + [bctx.env[n] for n in w], line) if w else value)
+            return F.fun([F.clause(params, [], b.exprs, line)], line)
+
+        self.gen.makes_funs = True
+        protected = thunk(node.receiver)
+        if sel == "on:do:":
+            filt = self.gen.gen(node.arguments[0], body, ctx)
+            call = rt(R.ON_DO, [protected, filt, thunk(node.arguments[1])], line)
+        else:
+            cleanup = self.gen.gen_Block(node.arguments[0], body, ctx)
+            call = rt(R.ENSURE if sel == "ensure:" else R.IF_CURTAILED, [protected, cleanup], line)
+        if not w:
+            return body.bind(call, line)
+        res = body.bind(call, line)
+        v = F.var(self.gen.fresh("V"), line)
+        ws = [F.var(self.gen.fresh("W"), line) for _ in w]
+        other = F.var(self.gen.fresh("O"), line)
+        form = F.case(res, [
+            F.clause([F.tuple_([tag, v] + ws, line)], [], [F.tuple_([v] + ws, line)], line),
+            F.clause([other], [], [F.tuple_([other] + [ctx.env[n] for n in w], line)], line)], line)
+        return self.finish(form, w, body, ctx, line)
 
     def do_list(self, node, body, ctx):
         """`aList do: [:x | ...]` inlined for lists; other receivers get an ordinary send."""
