@@ -1,0 +1,109 @@
+"""Loading files and hot reload against a real workspace (issue 3 §4)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+COUNTER_V1 = """\
+Actor subclass: HotCounter
+  state: value = 0
+  increment => self.value := self.value + 1
+  getValue => ^self.value
+  legacy => #old
+"""
+
+COUNTER_V2 = """\
+Actor subclass: HotCounter
+  state: value = 0
+  state: step = 5
+  increment => self.value := self.value + self.step
+  getValue => ^self.value
+  getStep => self.step
+"""
+
+
+async def ok(repl, code):
+    out = await repl.evaluate(code)
+    assert out.ok, out.text
+    return out.text
+
+
+async def test_load_then_hot_reload_keeps_1000_actors(repl, tmp_path):
+    path = tmp_path / "hot_counter.bt"
+    path.write_text(COUNTER_V1)
+    assert (await repl.evaluate(f":load {path}")).text == "Loaded: HotCounter"
+    await ok(repl, "actors := (1 to: 1000) collect: [:i | HotCounter spawn]")
+    await ok(repl, "actors do: [:a | a increment]")
+    await ok(repl, "first := actors first")
+    assert await ok(repl, "first legacy") == "#old"
+    path.write_text(COUNTER_V2)
+    assert (await repl.evaluate(":reload")).text == "Loaded: HotCounter"
+    # State kept, the new field has its default, the new code runs, the removed method is gone.
+    assert await ok(repl, "first getValue") == "1"
+    assert await ok(repl, "first getStep") == "5"
+    assert await ok(repl, "(actors collect: [:a | a getValue]) inject: 0 into: [:s :v | s + v]") == "1000"
+    await ok(repl, "actors do: [:a | a increment]")
+    assert await ok(repl, "(actors collect: [:a | a getValue]) inject: 0 into: [:s :v | s + v]") == "6000"
+    out = await repl.evaluate("first legacy")
+    assert not out.ok and "does not understand 'legacy'" in out.text
+
+
+async def test_a_file_that_fails_to_compile_changes_nothing(repl, tmp_path):
+    path = tmp_path / "stable.bt"
+    path.write_text("Object subclass: Stable\n  answer => 42\n")
+    await repl.evaluate(f":load {path}")
+    path.write_text("Object subclass: Stable\n  answer => 43 +\n")
+    out = await repl.evaluate(":reload")
+    assert not out.ok and "stable.bt:2" in out.text
+    assert await ok(repl, "Stable new answer") == "42"
+
+
+async def test_load_directory_orders_superclasses_first(repl, tmp_path):
+    (tmp_path / "a_sub.bt").write_text("Base subclass: Derived\n  who => #derived\n")
+    (tmp_path / "b_base.bt").write_text("Object subclass: Base\n  who => #base\n  hello => #hi\n")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "skip.bt").write_text("this is not beamtalk ]")
+    out = await repl.evaluate(f":load {tmp_path}")
+    assert out.ok and out.text == f"Loaded 2 files from {tmp_path}"
+    assert await ok(repl, "Derived new who") == "#derived"
+    assert await ok(repl, "Derived new hello") == "#hi"
+
+
+async def test_load_errors_are_located(repl, tmp_path):
+    path = tmp_path / "bad.bt"
+    path.write_text("Object subclass: Bad\n  m => zork\n")
+    out = await repl.evaluate(f":load {path}")
+    assert not out.ok
+    assert f"{path}:2:8: Undefined variable: zork" in out.text
+    missing = await repl.evaluate(f":load {tmp_path / 'nope.bt'}")
+    assert not missing.ok and "File not found" in missing.text
+
+
+async def test_two_classes_in_one_file_is_an_error(repl, tmp_path):
+    path = tmp_path / "two.bt"
+    path.write_text("Object subclass: One\n  a => 1\nObject subclass: Two\n  b => 2\n")
+    out = await repl.evaluate(f":load {path}")
+    assert not out.ok and "Multiple classes in one file is not supported. Found classes: One, Two" in out.text
+
+
+async def test_repl_redefinition_updates_live_actors(repl):
+    await ok(repl, "Actor subclass: Live\n  state: n = 1\n  get => self.n")
+    await ok(repl, "l := Live spawn")
+    await ok(repl, "Actor subclass: Live\n  state: n = 1\n  state: m = 10\n  get => self.n + self.m")
+    assert await ok(repl, "l get") == "11"
+
+
+async def test_load_over_json(workspace, tmp_path):
+    import json
+
+    from conftest import run_beamtalk
+
+    path = tmp_path / "json_loaded.bt"
+    path.write_text("Object subclass: JsonLoaded\n  hi => #hi\n")
+    reqs = [{"id": 1, "op": "load", "path": str(path)}, {"id": 2, "op": "eval", "code": "JsonLoaded new hi"}]
+    proc = run_beamtalk(["repl", "--json", "--workspace", workspace.id],
+                        input="".join(json.dumps(r) + "\n" for r in reqs))
+    assert [json.loads(l) for l in proc.stdout.splitlines()] == [
+        {"id": 1, "value": "Loaded: JsonLoaded"}, {"id": 2, "value": "#hi"}]
