@@ -86,9 +86,11 @@ def test_sigkill_client_mid_evaluation_keeps_workspace(own_workspace):
     json_session(own_workspace, [{"id": 1, "op": "eval", "code": "x := 7"}])
     proc = subprocess.Popen(beamtalk_cmd() + ["repl", "--json", "--workspace", own_workspace],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    proc.stdin.write(json.dumps({"id": 1, "op": "eval", "code": "y := Erlang timer sleep: 1000"}) + "\n")
+    code = 'Erlang io format: "started~n". y := Erlang timer sleep: 1000'
+    proc.stdin.write(json.dumps({"id": 1, "op": "eval", "code": code}) + "\n")
     proc.stdin.flush()
-    time.sleep(0.5)
+    # The evaluation is running on the node once its first output arrives.
+    assert json.loads(proc.stdout.readline()) == {"id": 1, "output": "started\n"}
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=10)
     time.sleep(1.0)
