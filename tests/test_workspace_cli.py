@@ -67,9 +67,10 @@ def test_interrupt_over_json(own_workspace):
         proc.stdin.write(json.dumps({"id": 1, "op": "eval", "code": "k := 5"}) + "\n")
         proc.stdin.flush()
         assert json.loads(proc.stdout.readline()) == {"id": 1, "value": "5"}
-        proc.stdin.write(json.dumps({"id": 2, "op": "eval", "code": "Erlang timer sleep: 60000"}) + "\n")
+        code = 'Erlang io format: "running~n". Erlang timer sleep: 60000'
+        proc.stdin.write(json.dumps({"id": 2, "op": "eval", "code": code}) + "\n")
         proc.stdin.flush()
-        time.sleep(0.5)
+        assert json.loads(proc.stdout.readline()) == {"id": 2, "output": "running\n"}
         proc.stdin.write(json.dumps({"id": 3, "op": "interrupt"}) + "\n")
         proc.stdin.write(json.dumps({"id": 4, "op": "eval", "code": "k + 1"}) + "\n")
         proc.stdin.close()

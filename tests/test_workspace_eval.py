@@ -78,8 +78,10 @@ async def test_output_streams_before_the_reply(repl):
 
 async def test_interrupt_runaway_sleep(repl):
     await repl.evaluate("keep := 99")
-    task = asyncio.ensure_future(repl.evaluate("Erlang timer sleep: 60000"))
-    await asyncio.sleep(0.3)
+    started = asyncio.Event()
+    task = asyncio.ensure_future(repl.evaluate('Erlang io format: "go~n". Erlang timer sleep: 60000',
+                                               on_output=lambda t: started.set()))
+    await asyncio.wait_for(started.wait(), 30)
     assert await repl.client.interrupt()
     out = await asyncio.wait_for(task, 5)
     assert not out.ok and out.kind == "interrupted" and out.text == "Interrupted"
