@@ -95,8 +95,8 @@ async def test_interrupt_busy_loop_built_as_forms(client):
         F.local_call("loop", [F.op("+", F.var("N"), F.integer(1))])])])
     forms = eval_module([], F.local_call("loop", [F.integer(0)]), extra_functions=[loop_fn])
     task = asyncio.ensure_future(client.eval(forms))
-    await asyncio.sleep(0.3)
-    await client.interrupt()
+    while not await client.interrupt():  # `idle` until the evaluation has started
+        await asyncio.sleep(0.05)
     reply = await asyncio.wait_for(task, 5)
     assert reply.kind == "interrupted"
     ok = await client.eval(eval_module([], F.integer(1)))
