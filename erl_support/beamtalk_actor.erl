@@ -149,11 +149,11 @@ kill(Pid) ->
     ok.
 
 call_timeout() ->
-    persistent_term:get({?MODULE, call_timeout}, ?DEFAULT_TIMEOUT).
+    persistent_term:get(beamtalk_actor_call_timeout, ?DEFAULT_TIMEOUT).
 
 %% @doc Change the synchronous call timeout (tests use short ones).
 set_call_timeout(Ms) when is_integer(Ms), Ms > 0; Ms =:= infinity ->
-    persistent_term:put({?MODULE, call_timeout}, Ms).
+    persistent_term:put(beamtalk_actor_call_timeout, Ms).
 
 %% @doc The field names of an actor's class.
 fields_of(ClassName) ->

@@ -29,10 +29,11 @@ main(Args) ->
             [A | _] -> list_to_integer(A);
             [] -> 200000
         end,
-    load_runtime(),
+    Out = load_runtime(),
     ok = beamtalk_bootstrap:boot(),
     value_send(N),
     actor_send(max(N div 10, 1000)),
+    _ = file:del_dir_r(Out),
     halt(0).
 
 load_runtime() ->
@@ -46,7 +47,9 @@ load_runtime() ->
          Err -> io:format("compile ~ts: ~p~n", [F, Err]), halt(1)
      end || F <- filelib:wildcard(filename:join(Src, "*.erl"))],
     true = code:add_patha(Out),
-    ok.
+    [{module, _} = code:ensure_loaded(list_to_atom(filename:basename(F, ".erl")))
+     || F <- filelib:wildcard(filename:join(Src, "*.erl"))],
+    Out.
 
 %%% 1. value objects
 
