@@ -131,6 +131,12 @@ def start(ws: WorkspacePaths, *, idle_timeout: int | None = DEFAULT_IDLE_TIMEOUT
             if info is not None:
                 return info, True
             if proc.poll() is not None:
+                if "seems to be in use" in _log_tail(ws):
+                    raise WorkspaceError(
+                        f"Cannot start workspace '{ws.id}': another Erlang node already uses the name "
+                        f"{ws.node_name} (a workspace of another BEAMTALK_HOME?). Stop that node, or pick "
+                        f"another name with --workspace."
+                    )
                 raise WorkspaceError(
                     f"The workspace node exited during start-up (status {proc.returncode}).\n"
                     + _log_tail(ws)
