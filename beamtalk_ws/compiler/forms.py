@@ -185,8 +185,12 @@ def _push_seq(stack: list, items, open_: str, close: str) -> None:
     stack.append(_Punct(open_))
 
 
+_RESERVED = frozenset("""after and andalso band begin bnot bor bsl bsr bxor case catch cond div end fun
+if let maybe else not of or orelse receive rem try when xor""".split())
+
+
 def _atom_text(a: str) -> str:
-    if a and a[0].islower() and all(c.isalnum() or c in "_@" for c in a):
+    if a and a[0].islower() and a.isascii() and str.__str__(a) not in _RESERVED and all(c.isalnum() or c in "_@" for c in a):
         return a
     return "'" + a.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
