@@ -41,7 +41,7 @@ SNAPSHOTS = [
     ('"hé"', ["{tuple,1,[{bin,1,[{bin_element,1,{string,1,[104,233]},default,[utf8]}]},{var,1,'Bindings0'}]}"]),
     ("#sym", ["{tuple,1,[{atom,1,sym},{var,1,'Bindings0'}]}"]),
     ("7 % 2 = 1", [
-        "{match,1,{var,1,'T1'},{op,1,rem,{integer,1,7},{integer,1,2}}}",
+        "{match,1,{var,1,'T1'},{op,1,'rem',{integer,1,7},{integer,1,2}}}",
         "{match,1,{var,1,'T2'},{op,1,'=:=',{var,1,'T1'},{integer,1,1}}}",
         "{tuple,1,[{var,1,'T2'},{var,1,'Bindings0'}]}",
     ]),
