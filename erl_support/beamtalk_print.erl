@@ -186,19 +186,9 @@ print_tagged('CompiledMethod', #{selector := Sel}) ->
     iolist_to_binary(["a CompiledMethod(", atom_to_binary(Sel, utf8), ")"]);
 print_tagged(_Class, #{error := #{kind := _}} = Ex) ->
     %% An exception prints as its message text (DESIGN D9).
-    exception_text(Ex);
+    beamtalk_exception:message_text(Ex);
 print_tagged(Class, _V) ->
     iolist_to_binary(["a ", atom_to_binary(Class, utf8)]).
-
-exception_text(#{?CLASS_KEY := Class, error := Rec}) ->
-    case maps:get(message, Rec, nil) of
-        M when M =/= nil, M =/= undefined -> field_text(M);
-        _ ->
-            case maps:get(hint, Rec, nil) of
-                H when is_binary(H) -> H;
-                _ -> atom_to_binary(Class, utf8)
-            end
-    end.
 
 %% Class objects print their name, metaclass objects "Name class" (the
 %% name is found from the class process), actors "a Name".
@@ -214,10 +204,6 @@ print_object({beamtalk_object, Tag, _Mod, _Pid}) ->
         [Name, <<>>] -> Name;                 % a class object: its name
         _ -> <<"a ", TagBin/binary>>
     end.
-
-field_text(B) when is_binary(B) -> B;
-field_text(A) when is_atom(A) -> atom_to_binary(A, utf8);
-field_text(T) -> print_string(T).
 
 join([], _Sep) -> [];
 join([H | T], Sep) -> [H | [[Sep, E] || E <- T]].

@@ -342,8 +342,13 @@ class ExprGen:
         return None
 
     def actor_self_send(self, selector, args, body, ctx, line):
-        pair = body.bind(rt(R.ACTOR_SELF_SEND, [ctx.env["self"], ctx.env[STATE], F.atom(selector, line),
-                                                F.list_(args, None, line)], line), line)
+        call = rt(R.ACTOR_SELF_SEND, [ctx.env["self"], ctx.env[STATE], F.atom(selector, line),
+                                      F.list_(args, None, line)], line)
+        return self.threaded_state_call(call, body, ctx, line)
+
+    def threaded_state_call(self, call, body, ctx, line):
+        """Bind `{Result, State1}` from an actor-style call; State1 becomes the state."""
+        pair = body.bind(call, line)
         result = F.var(self.fresh("R"), line)
         state = F.var(self.fresh("S"), line)
         body.add(F.match(F.tuple_([result, state], line), pair, line))
@@ -359,14 +364,9 @@ class ExprGen:
         selector = selector_of(node)
         defining = F.atom(m.class_name, line)
         if m.is_actor_instance:
-            pair = body.bind(rt(R.ACTOR_SUPER_SEND, [defining, ctx.env["self"], ctx.env[STATE],
-                                                     F.atom(selector, line), F.list_(args, None, line)], line), line)
-            result = F.var(self.fresh("R"), line)
-            state = F.var(self.fresh("S"), line)
-            body.add(F.match(F.tuple_([result, state], line), pair, line))
-            if not ctx.in_block:
-                ctx.env[STATE] = state
-            return result
+            call = rt(R.ACTOR_SUPER_SEND, [defining, ctx.env["self"], ctx.env[STATE],
+                                           F.atom(selector, line), F.list_(args, None, line)], line)
+            return self.threaded_state_call(call, body, ctx, line)
         return body.bind(rt(R.SUPER_SEND, [defining, ctx.env["self"],
                                            F.atom(selector, line), F.list_(args, None, line)], line), line)
 

@@ -42,14 +42,16 @@ class JsonRepl:
             reply = {"error": str(e)}
         self.emit({"id": rid, **reply})
 
+    def output_for(self, rid):
+        return lambda text: self.emit({"id": rid, "output": text})
+
     async def dispatch(self, req: dict, rid) -> dict:
         op = req.get("op")
         if op == "eval":
             code = req.get("code")
             if not isinstance(code, str):
                 return {"error": "eval needs a \"code\" string"}
-            outcome = await self.repl.evaluate(code, on_output=lambda t: self.emit({"id": rid, "output": t}))
-            return {"value": outcome.text} if outcome.ok else {"error": outcome.text}
+            return _reply(await self.repl.evaluate(code, on_output=self.output_for(rid)))
         if op == "interrupt":
             await self.repl.client.interrupt()
             return {"value": "ok"}
@@ -60,12 +62,10 @@ class JsonRepl:
             path = req.get("path")
             if not isinstance(path, str):
                 return {"error": "load needs a \"path\" string"}
-            outcome = await self.repl.load(path, on_output=lambda t: self.emit({"id": rid, "output": t}))
-            return {"value": outcome.text} if outcome.ok else {"error": outcome.text}
+            return _reply(await self.repl.load(path, on_output=self.output_for(rid)))
         if op == "reload":
-            outcome = await self.repl.evaluate(":reload" + (f" {req['class']}" if req.get("class") else ""),
-                                               on_output=lambda t: self.emit({"id": rid, "output": t}))
-            return {"value": outcome.text} if outcome.ok else {"error": outcome.text}
+            command = ":reload" + (f" {req['class']}" if req.get("class") else "")
+            return _reply(await self.repl.evaluate(command, on_output=self.output_for(rid)))
         if op in ("complete",):
             return {"error": f"The {op} operation is not available yet in this version."}
         return {"error": f"Unknown operation: {op}"}
@@ -102,6 +102,10 @@ class JsonRepl:
             if text is None:
                 return
             await self.handle(text)
+
+
+def _reply(outcome) -> dict:
+    return {"value": outcome.text} if outcome.ok else {"error": outcome.text}
 
 
 def _op(text: str):
