@@ -23,6 +23,9 @@ from beamtalk_ws.syntax import (
 )
 from beamtalk_ws.syntax import ast as A
 
+# the AST strategies are big; hypothesis warns when it prints their repr
+pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")
+
 # BEAMTALK_SYNTAX_EXAMPLES=5000 for a long soak run
 _N = int(os.environ.get("BEAMTALK_SYNTAX_EXAMPLES", "0")) or None
 SETTINGS = settings(max_examples=_N or 250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
