@@ -163,6 +163,10 @@ method(Sel, _) ->
                            <<>> -> undefined;
                            Src -> Src
                        end,
+             source_file => case maps:get(source_file, Info, undefined) of
+                                <<>> -> undefined;
+                                File -> File
+                            end,
              method_info => MethodInfo},
     Cls = beamtalk_class:define(Desc),
     beamtalk_actor:stop_self(),

@@ -107,3 +107,15 @@ async def test_load_over_json(workspace, tmp_path):
                         input="".join(json.dumps(r) + "\n" for r in reqs))
     assert [json.loads(l) for l in proc.stdout.splitlines()] == [
         {"id": 1, "value": "Loaded: JsonLoaded"}, {"id": 2, "value": "#hi"}]
+
+
+async def test_reload_one_class_from_its_source_file(repl, tmp_path):
+    path = tmp_path / "greeter.bt"
+    path.write_text("Object subclass: Greeter\n  hi => #hello\n")
+    await ok(repl, f":load {path}")
+    assert await ok(repl, "Greeter sourceFile") == f'"{path}"'
+    path.write_text("Object subclass: Greeter\n  hi => #bonjour\n")
+    assert (await repl.evaluate(":reload Greeter")).text == "Loaded: Greeter"
+    assert await ok(repl, "Greeter new hi") == "#bonjour"
+    out = await repl.evaluate(":reload Integer")
+    assert not out.ok and "Integer has no source file" in out.text

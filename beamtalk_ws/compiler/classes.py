@@ -119,7 +119,7 @@ class ClassGen:
         return F.fun([F.clause([], [], body.exprs, line)], line)
 
     # -- the description --------------------------------------------------------------
-    def description_sends(self, cdef: ast.ClassDef, method_fun_of, line: int):
+    def description_sends(self, cdef: ast.ClassDef, method_fun_of, line: int, source_file: str | None = None):
         """The ClassBuilder messages for a class: [(selector, [arg forms])]."""
         kind = self.kind_for(cdef)
         own_fields = tuple(s.name for s in cdef.state)
@@ -154,6 +154,7 @@ class ClassGen:
             ("modifiers:", [F.list_([F.atom(x, line) for x in cdef.modifiers], None, line)]),
             ("info:", [F.map_([(F.atom("doc", line), doc_form(cdef.doc, line)),
                                (F.atom("source", line), F.binary_string(cdef.source or "", line)),
+                               (F.atom("source_file", line), F.binary_string(source_file or "", line)),
                                (F.atom("methods", line), F.map_(info, line))], line)]),
         ]
 

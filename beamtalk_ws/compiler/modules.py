@@ -84,13 +84,13 @@ def compile_file(module: ast.Module, source: str, filename: str, table: ClassTab
     cdef = _merge_standalone(cdef, extra)
     mod = module_for(cdef.name)
     try:
-        forms = _class_module(cdef, mod, table)
+        forms = _class_module(cdef, mod, table, filename)
     except GenError as e:
         raise CompileError([e.diagnostic()], source, filename) from None
     return CompiledClass(cdef.name, mod, forms)
 
 
-def _class_module(cdef: ast.ClassDef, mod: str, table) -> list:
+def _class_module(cdef: ast.ClassDef, mod: str, table, source_file: str | None = None) -> list:
     counter = Counter()
     gen = ExprGen(counter)
     cg = ClassGen(gen, table)
@@ -110,7 +110,7 @@ def _class_module(cdef: ast.ClassDef, mod: str, table) -> list:
         exports.append((F.A(name), arity))
         return ext_fun(name, arity)
 
-    sends = cg.description_sends(cdef, fun_of, line)
+    sends = cg.description_sends(cdef, fun_of, line, source_file)
     # Field and class-variable defaults become exported functions too.
     for sel, args in sends:
         if sel in ("fields:", "classVars:"):

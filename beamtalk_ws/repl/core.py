@@ -102,6 +102,19 @@ class Repl:
             lines += [e for _, e in p.errors]
         return Outcome(not p.errors, "\n".join(lines), kind="ok" if not p.errors else "load")
 
+    async def reload_class(self, name: str) -> Outcome:
+        """`:reload Counter`: load the class's source file again."""
+        if not name.isidentifier() or not name[:1].isupper():
+            return Outcome(False, f"Usage: :reload [ClassName] (not {name!r})", kind="command")
+        found = await self.evaluate_code(f"{name} sourceFile")
+        if not found.ok:
+            return found
+        if found.text == "nil":
+            return Outcome(False, f"{name} has no source file — it was not loaded from a file "
+                                  f"(define it in a .bt file and :load it).", kind="command")
+        path = found.text[1:-1].replace('""', '"')
+        return await self.load(path, reload=True)
+
     async def command(self, line: str) -> Outcome:
         word, _, arg = line[1:].partition(" ")
         arg = arg.strip()
@@ -120,7 +133,7 @@ class Repl:
             return await self.load(arg)
         if word in ("reload", "r"):
             if arg:
-                return await self.evaluate_code(f"{arg} reload")
+                return await self.reload_class(arg)
             if self.last_load is None:
                 return Outcome(False, "No file or directory loaded yet. Use :load <path> first.", kind="command")
             return await self.load(self.last_load, reload=True)
