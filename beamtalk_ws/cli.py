@@ -114,6 +114,7 @@ async def cmd_repl(args) -> int:
     start = "never" if args.no_start else ("ask" if interactive else "auto")
     client = await open_client(ws, args.session, start=start, idle_timeout=idle_timeout_from(args),
                                ask=_ask_yes if interactive else None)
+    _warn_if_stale_runtime(client)
     repl = Repl(client)
     try:
         if args.json:
@@ -131,6 +132,25 @@ async def cmd_repl(args) -> int:
             except WorkspaceError:
                 pass
         await client.close()
+
+
+def _warn_if_stale_runtime(client) -> None:
+    """A workspace keeps the Erlang runtime it was started with; say so when
+    this beamtalk would build a different one."""
+    from pathlib import Path
+
+    from beamtalk_ws.workspace import erlbuild
+
+    running = client.info.get("runtime")
+    if not isinstance(running, (bytes, bytearray)):
+        return
+    try:
+        current = erlbuild.ensure_built()
+    except WorkspaceError:
+        return
+    if Path(running.decode()).resolve() != current.resolve():
+        print(f"beamtalk: note: workspace '{client.ws.id}' runs an older Erlang runtime than this beamtalk; "
+              f"restart it (`beamtalk workspace stop {client.ws.id}`) to use the new one.", file=sys.stderr)
 
 
 def _ask_yes(question: str) -> bool:

@@ -232,11 +232,16 @@ class_info(Name) ->
 info(Name) ->
     case class_info(Name) of
         #{kind := Kind, superclass := Super} ->
-            Own = case entry(Name) of
+            E = entry(Name),
+            Own = case E of
                       #{fields := Fs} -> [F || {F, _} <- Fs];
                       _ -> []
                   end,
-            {ok, #{kind => Kind, fields => Own, superclass => Super}};
+            Abstract = case E of
+                           #{modifiers := Ms} when is_list(Ms) -> lists:member(abstract, Ms);
+                           _ -> false
+                       end,
+            {ok, #{kind => Kind, fields => Own, superclass => Super, abstract => Abstract}};
         undefined -> error
     end.
 

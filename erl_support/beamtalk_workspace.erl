@@ -335,7 +335,8 @@ info(St, S) ->
              uptime_ms => erlang:monotonic_time(millisecond) - St#st.started,
              sessions => lists:sort(maps:keys(St#st.sessions)),
              clients => maps:size(St#st.clients),
-             otp_release => list_to_binary(erlang:system_info(otp_release))},
+             otp_release => list_to_binary(erlang:system_info(otp_release)),
+             runtime => unicode:characters_to_binary(filename:dirname(code:which(?MODULE)))},
     case S of
         undefined -> Base;
         #session{name = N, bindings = B} ->
@@ -354,9 +355,10 @@ class_info([Name | Rest], Seen, Acc) when is_map_key(Name, Seen) ->
     class_info(Rest, Seen, Acc);
 class_info([Name | Rest], Seen, Acc) ->
     case catch beamtalk_class:info(Name) of
-        {ok, #{kind := Kind, fields := Fields, superclass := Super}} ->
+        {ok, #{kind := Kind, fields := Fields, superclass := Super} = Info} ->
             Next = case Super of nil -> Rest; _ -> [Super | Rest] end,
-            class_info(Next, Seen#{Name => true}, [{Name, Kind, Fields, Super} | Acc]);
+            Abstract = maps:get(abstract, Info, false),
+            class_info(Next, Seen#{Name => true}, [{Name, Kind, Fields, Super, Abstract} | Acc]);
         _ ->
             class_info(Rest, Seen#{Name => true}, Acc)
     end.

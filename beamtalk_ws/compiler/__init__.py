@@ -46,6 +46,11 @@ def classes_needed(module: ast.Module) -> set[str]:
             names.add(item.superclass)
         elif isinstance(item, ast.StandaloneMethod):
             names.add(item.class_name)
+        for node in item.walk():
+            # `X new` with a literal class name is checked against abstract classes.
+            if isinstance(node, (ast.UnarySend, ast.KeywordSend)) and isinstance(node.receiver, ast.GlobalRef) \
+                    and node.selector in ("new", "new:", "spawn", "spawnWith:"):
+                names.add(node.receiver.name)
     return names
 
 

@@ -38,6 +38,7 @@ class ClassInfo:
     kind: str
     fields: tuple = ()
     superclass: str | None = None
+    abstract: bool = False
 
 
 @dataclass
@@ -67,14 +68,21 @@ class ClassTable:
         return tuple(out)
 
 
+def abstract_names(table: "ClassTable | None", items=()) -> set:
+    """Abstract classes known to the compiler: from the node, and defined in this unit."""
+    names = {n for n, info in table.known.items() if info.abstract} if table else set()
+    return names | {i.name for i in items if isinstance(i, ast.ClassDef) and i.is_abstract}
+
+
 def method_source(m: ast.MethodDef) -> str:
     return m.source or ""
 
 
 class ClassGen:
-    def __init__(self, gen, table: ClassTable | None = None):
+    def __init__(self, gen, table: ClassTable | None = None, items=()):
         self.gen = gen
         self.table = table or ClassTable()
+        gen.abstract_classes |= abstract_names(self.table, items)
 
     # -- method functions -----------------------------------------------------------
     def method_fun(self, cls_name: str, kind: str, superclass, fields, m: ast.MethodDef, line: int):

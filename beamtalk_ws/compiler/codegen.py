@@ -55,6 +55,7 @@ class ExprGen:
     def __init__(self, counter):
         self.counter = counter
         self.makes_funs = False
+        self.abstract_classes: set[str] = set()  # filled from the class table by the unit
         from .control import Inliner  # the two halves refer to each other
         self.inliner = Inliner(self)
 
@@ -318,6 +319,7 @@ class ExprGen:
         if is_self(recv_node) and ctx.method is not None and ctx.method.is_actor_instance:
             args = self.arguments(node, body, ctx)
             return self.actor_self_send(selector, args, body, ctx, line)
+        self.check_instantiation(node, selector)
         receiver = self.gen(recv_node, body, ctx)
         args = self.arguments(node, body, ctx)
         special = self.specialised(selector, receiver, args, node, body, line)
@@ -340,6 +342,13 @@ class ExprGen:
         if selector == "respondsTo:":
             return body.bind(rt(R.RESPONDS_TO, [receiver, args[0]], line), line)
         return None
+
+    def check_instantiation(self, node, selector):
+        """`AbstractClass new` with a literal class name is caught before anything runs."""
+        if selector not in ("new", "new:", "spawn", "spawnWith:") or not isinstance(node.receiver, ast.GlobalRef):
+            return
+        if node.receiver.name in self.abstract_classes:
+            raise GenError(f"Cannot instantiate abstract class `{node.receiver.name}`. Subclass it first.", node)
 
     def actor_self_send(self, selector, args, body, ctx, line):
         call = rt(R.ACTOR_SELF_SEND, [ctx.env["self"], ctx.env[STATE], F.atom(selector, line),
@@ -377,6 +386,8 @@ class ExprGen:
         receiver = None if actor_self else self.gen(recv_node, body, ctx)
         value = F.atom("nil", line)
         for msg in node.messages:
+            if msg.selector and not (msg.selector[0].isalpha() or msg.selector[0] == "_"):
+                raise GenError(f"Binary selectors cannot be used in cascades (found {msg.selector})", msg)
             args = [self.gen(a, body, ctx) for a in msg.arguments]
             if actor_self:
                 value = self.actor_self_send(msg.selector, args, body, ctx, line)

@@ -93,7 +93,7 @@ def compile_file(module: ast.Module, source: str, filename: str, table: ClassTab
 def _class_module(cdef: ast.ClassDef, mod: str, table, source_file: str | None = None) -> list:
     counter = Counter()
     gen = ExprGen(counter)
-    cg = ClassGen(gen, table)
+    cg = ClassGen(gen, table, (cdef,))
     line = line_of(cdef)
     functions = []
     exports = []

@@ -59,7 +59,7 @@ def compile_repl_statements(items, bound: frozenset[str], source: str = "", file
     result = F.atom("nil", line)
     try:
         from .classes import ClassGen
-        classes = ClassGen(gen, table)
+        classes = ClassGen(gen, table, items)
         for item in items:
             if isinstance(item, ast.ClassDef):
                 result = classes.define_dynamic(item, body, ctx, source)

@@ -153,9 +153,11 @@ class WorkspaceClient:
         reply = await self.call((Atom("class_info"), [Atom(n) for n in sorted(names)]))
         table = ClassTable()
         for entry in reply[1]:
-            name, kind, fields, superclass = entry
+            name, kind, fields, superclass = entry[:4]
+            abstract = entry[4] if len(entry) > 4 else False
             table.known[str(name)] = ClassInfo(str(name), str(kind), tuple(str(f) for f in fields),
-                                               None if superclass in (Atom("nil"), None) else str(superclass))
+                                               None if superclass in (Atom("nil"), None) else str(superclass),
+                                               abstract is True)
         return table
 
     async def interrupt(self) -> bool:
