@@ -179,7 +179,7 @@ def cmd_workspace(args, parser) -> int:
     if action is None:
         parser.parse_args(["workspace", "--help"])
         return 2
-    ws = _named(args.name)
+    ws = paths.resolve(args.name)
     if action == "start":
         idle = None if args.persistent else (args.timeout if args.timeout is not None else launcher.DEFAULT_IDLE_TIMEOUT)
         info, started = launcher.start(ws, idle_timeout=idle)
@@ -190,10 +190,6 @@ def cmd_workspace(args, parser) -> int:
     if action == "stop":
         return asyncio.run(_stop(ws, args.force))
     return 2
-
-
-def _named(name: str | None) -> paths.WorkspacePaths:
-    return paths.resolve(name)
 
 
 async def _status(ws) -> int:

@@ -190,9 +190,6 @@ class ExprGen:
         value = self.gen(node.value, body, ctx)
         if isinstance(target, ast.Variable):
             var = body.bind(value, line, hint="V")
-            if var is value and var[0] == F.A("var"):
-                # Keep a distinct variable so later re-assignment cannot alias.
-                pass
             ctx.env[target.name] = var
             if ctx.repl is not None and not ctx.in_block:
                 ctx.repl.note(target.name)

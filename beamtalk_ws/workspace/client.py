@@ -7,7 +7,6 @@ messages are streamed to a callback before the final reply arrives.
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable
 
@@ -25,12 +24,6 @@ DOWN = Atom("DOWN")
 NONE = Atom("none")
 
 OutputCallback = Callable[[str], None]
-
-
-async def _maybe(value):
-    if inspect.isawaitable(value):
-        return await value
-    return value
 
 
 def _text(b) -> str:
@@ -102,10 +95,9 @@ class WorkspaceClient:
         if timeout_ms is not None:
             req[Atom("timeout")] = int(timeout_ms)
         mbox = self.mailbox
-        mref = await _maybe(mbox.monitor(SERVER))
+        mref = mbox.monitor(SERVER)
         try:
-            await _maybe(mbox.send(SERVER, (Atom("$gen_call"), (mbox.pid, mref),
-                                            (Atom("eval"), self.session.encode(), req))))
+            mbox.send(SERVER, (Atom("$gen_call"), (mbox.pid, mref), (Atom("eval"), self.session.encode(), req)))
 
             def mine(m) -> bool:
                 if not isinstance(m, tuple) or not m:
@@ -133,7 +125,7 @@ class WorkspaceClient:
                 return self._eval_reply(msg[1])
         finally:
             try:
-                await _maybe(mbox.demonitor(mref))
+                mbox.demonitor(mref, flush=True)
             except dist_errors.DistError:
                 pass
 
@@ -186,4 +178,4 @@ class WorkspaceClient:
         await self.call(Atom("stop"))
 
     async def close(self) -> None:
-        await _maybe(self.node.close())
+        await self.node.close()
