@@ -329,9 +329,11 @@ class Inliner:
         return self.finish(form, w, body, ctx, line)
 
     def do_list(self, node, body, ctx):
-        """`aList do: [:x | ...]` inlined for lists; other receivers get an ordinary send."""
+        """`aCollection do: [:x | ...]`: a loop over the elements `do:` would visit
+        (`beamtalk_rt:elements/1`; a list is used as it is)."""
         line = line_of(node)
         receiver = body.bind(self.gen.gen(node.receiver, body, ctx), line)
+        elements = body.bind(rt(R.ELEMENTS, [receiver], line), line)
         block = node.arguments[0]
         w = self.threaded([block], body, ctx, line)
         name = self.gen.fresh("Loop")
@@ -349,17 +351,7 @@ class Inliner:
             return [F.clause([F.cons(h, t, line)] + wparams, [], b.exprs, line), done]
 
         fun, _ = self._loop(name, (), w, ctx, line, clauses)
-        loop_call = F.apply_var(fun, [receiver] + [ctx.env[n] for n in w], line)
-        # Other receivers (Interval, Set, Dictionary, user collections): a real send.
-        fallback_ctx = ctx.fork()
-        fb = body.child()
-        block_fun = self.gen.gen_Block(block, fb, fallback_ctx)
-        fb.add(self.result(rt(R.SEND, [receiver, F.atom("do:", line), F.list_([block_fun], None, line)], line),
-                           ctx, w, line))
-        form = F.case(F.call("erlang", "is_list", [receiver], line), [
-            F.clause([F.atom("true", line)], [], [loop_call], line),
-            F.clause([F.atom("false", line)], [], fb.exprs, line)], line)
-        return self.finish(form, w, body, ctx, line)
+        return self.finish(F.apply_var(fun, [elements] + [ctx.env[n] for n in w], line), w, body, ctx, line)
 
 
 def ctx_with(lctx, w, wparams):
