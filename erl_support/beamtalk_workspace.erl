@@ -223,7 +223,7 @@ evaluate(Mod, Forms, Bindings) ->
     end.
 
 compile_forms(Mod, [{attribute, A, module, _} | Rest]) ->
-    Opts = [binary, return_errors, nowarn_unused_vars, nowarn_shadow_vars],
+    Opts = [binary, return_errors, nowarn_unused_vars, nowarn_shadow_vars, no_spawn_compiler_process],
     case compile:forms([{attribute, A, module, Mod} | Rest], Opts) of
         {ok, Mod, Bin} -> {ok, Bin};
         {ok, Mod, Bin, _Warnings} -> {ok, Bin};
