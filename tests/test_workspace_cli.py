@@ -4,6 +4,7 @@ against real nodes: persistence across clients, SIGKILL, lifecycle, security."""
 from __future__ import annotations
 
 import json
+import textwrap
 import os
 import signal
 import stat
@@ -187,3 +188,21 @@ async def test_wrong_cookie_is_authentication_failed(workspace):
 
     with pytest.raises(errors.AuthenticationFailed, match="authentication failed"):
         await Node.connect(workspace.node_name, b"not-the-cookie-at-all-xxxxxxxx", timeout=5.0)
+
+
+def test_piped_class_with_blank_lines_between_methods(own_workspace):
+    script = textwrap.dedent("""\
+        Actor subclass: Piped
+          state: value = 0
+
+          increment =>
+            self.value := self.value + 1
+
+          getValue => self.value
+
+        p := Piped spawn
+        p increment; increment; getValue
+        """)
+    out = run_beamtalk(["repl", "--workspace", own_workspace], input=script)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["Piped", "a Piped", "2"]

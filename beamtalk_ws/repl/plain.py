@@ -32,9 +32,15 @@ class LineReader:
 
             history = FileHistory(str(history_path)) if history_path else InMemoryHistory()
             self.session = PromptSession(history=history)
+        self.pushed: list[str] = []
+
+    def push_back(self, line: str) -> None:
+        self.pushed.append(line)
 
     async def read(self, prompt: str) -> str:
         """A line without its newline; EOFError at end of input, KeyboardInterrupt on Ctrl-C."""
+        if self.pushed:
+            return self.pushed.pop()
         if self.session is not None:
             return await self.session.prompt_async(prompt)
         loop = asyncio.get_running_loop()
@@ -64,7 +70,39 @@ async def read_input(reader: LineReader) -> str | None:
         lines.append(line)
         text = "\n".join(lines)
         if text.lstrip().startswith(":") or completeness(text) != "incomplete":
+            if not reader.interactive and _in_class_body(text):
+                # Piped input can look ahead: blank lines and indented lines
+                # after a method still belong to the class being defined.
+                more = await _continuation(reader)
+                if more:
+                    lines.extend(more)
+                    text = "\n".join(lines)
             return text
+
+
+def _in_class_body(text: str) -> bool:
+    return "subclass:" in text or ">>" in text
+
+
+async def _continuation(reader: LineReader) -> list[str]:
+    """Lines that continue a class body: blank runs followed by an indented line."""
+    taken: list[str] = []
+    blanks: list[str] = []
+    while True:
+        try:
+            line = await reader.read(CONTINUATION)
+        except EOFError:
+            return taken
+        if not line.strip():
+            blanks.append(line)
+            continue
+        if line[:1] in (" ", "\t"):
+            taken.extend(blanks)
+            taken.append(line)
+            blanks = []
+            continue
+        reader.push_back(line)
+        return taken
 
 
 def write(text: str) -> None:
