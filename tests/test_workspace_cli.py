@@ -206,3 +206,13 @@ def test_piped_class_with_blank_lines_between_methods(own_workspace):
     out = run_beamtalk(["repl", "--workspace", own_workspace], input=script)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["Piped", "a Piped", "2"]
+
+
+def test_missing_erlang_is_a_clear_error(bt_home, tmp_path):
+    import sys
+
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent), BEAMTALK_HOME=str(tmp_path))
+    out = run_beamtalk(["repl", "--json", "--workspace", "noerl"], input="", env=env)
+    assert out.returncode == 1
+    assert "Erlang/OTP is not installed (no `erl` on PATH)" in out.stderr
+    assert "Traceback" not in out.stderr
