@@ -136,14 +136,16 @@ _MASTER = re.compile(
 # Strings whose interpolations are simple (no braces, quotes or ``$`` inside)
 # are matched whole, so that the scan can continue after them; any other
 # string start matches just ``"`` and forces a restart after hand-lexing it.
+_CMT = r"(?://[^\n]*|/\*(?:[^*]|\*(?!/))*+(?:\*/)?)"
+
 _FAST = re.compile(
     r"""
-    ((?>[ \t\r\n]*(?:(?://[^\n]*|/\*(?:[^*]|\*(?!/))*+(?:\*/)?)[ \t\r\n]*)*))
+    ([ \t\r\n]*+(?:(?>""" + _CMT + r"""(?:[ \t\r\n]*+""" + _CMT + r""")*)[ \t\r\n]*+|))
     (
-    [A-Za-z_][A-Za-z0-9_]*(?::(?!=))?
+    [A-Za-z_][A-Za-z0-9_]*+(?::(?!=)|)
   | [()\[\]{}^;.!|]
   | \d+r[A-Za-z0-9]+
-  | -?\d+(?:\.\d+)?(?:[eE][+-]?\d*)?
+  | -?\d++(?:\.\d++|)(?:[eE][+-]?\d*|)
   | :=?
   | =>
   | =:=|=/=|""" + _OPS + r"""+
