@@ -284,13 +284,13 @@ class _Lexer:
         done, or a position to restart from."""
         src = self.src
         t = self.t
-        k_app = t.kinds.append
-        v_app = t.values.append
-        s_app = t.starts.append
-        e_app = t.ends.append
-        n_app = t.nls.append
-        l_app = t.lines.append
-        c_app = t.cols.append
+        kinds_ = t.kinds
+        values_ = t.values
+        starts_ = t.starts
+        ends_ = t.ends
+        nls_ = t.nls
+        lines_ = t.lines
+        cols_ = t.cols
         first = _FIRST.get
         line = self.line
         line_start = self.line_start
@@ -310,59 +310,59 @@ class _Lexer:
             code = first(tok[0], _C_OTHER)
             if code == _C_ID:
                 if tok[-1] == ":":
-                    k_app(K_KEYWORD)
+                    kinds_.append(K_KEYWORD)
                 else:
-                    k_app(K_IDENT)
-                v_app(tok)
+                    kinds_.append(K_IDENT)
+                values_.append(tok)
             elif code == _C_PUNCT:
-                k_app(tok)
-                v_app(tok)
+                kinds_.append(tok)
+                values_.append(tok)
             elif code == _C_OP:
                 if tok == "=>":
-                    k_app(K_FATARROW)
-                    v_app(K_FATARROW)
+                    kinds_.append(K_FATARROW)
+                    values_.append(K_FATARROW)
                 else:
-                    k_app(K_BINOP)
-                    v_app(tok)
+                    kinds_.append(K_BINOP)
+                    values_.append(tok)
             elif code == _C_DIGIT or (code == _C_MINUS and len(tok) > 1 and "0" <= tok[1] <= "9"):
                 if len(tok) < 19 and tok.isdigit():
-                    k_app(K_INT)
-                    v_app(int(tok))
+                    kinds_.append(K_INT)
+                    values_.append(int(tok))
                 elif "r" in tok:
                     kind, val = _radix_token(tok)
-                    k_app(kind)
-                    v_app(val)
+                    kinds_.append(kind)
+                    values_.append(val)
                 elif "." in tok or "e" in tok or "E" in tok:
                     kind, val = _float_token(tok)
-                    k_app(kind)
-                    v_app(val)
+                    kinds_.append(kind)
+                    values_.append(val)
                 else:
                     kind, val = _int_token(tok)
-                    k_app(kind)
-                    v_app(val)
+                    kinds_.append(kind)
+                    values_.append(val)
             elif code == _C_MINUS:
-                k_app(K_BINOP)
-                v_app(tok)
+                kinds_.append(K_BINOP)
+                values_.append(tok)
             elif code == _C_COLON:
                 if tok == ":=":
-                    k_app(K_ASSIGN)
-                    v_app(K_ASSIGN)
+                    kinds_.append(K_ASSIGN)
+                    values_.append(K_ASSIGN)
                 else:
-                    k_app(K_COLON)
-                    v_app(K_COLON)
+                    kinds_.append(K_COLON)
+                    values_.append(K_COLON)
             elif code == _C_QUOTE:
                 if len(tok) > 1 and "{" not in tok:
                     val = tok[1:-1]
                     if '"' in val:
                         val = val.replace('""', '"')
-                    k_app(K_STRING)
-                    v_app(val)
+                    kinds_.append(K_STRING)
+                    values_.append(val)
                     if "\n" in tok:
-                        s_app(ts)
-                        e_app(te)
-                        n_app(nl)
-                        l_app(line)
-                        c_app(ts - line_start + 1)
+                        starts_.append(ts)
+                        ends_.append(te)
+                        nls_.append(nl)
+                        lines_.append(line)
+                        cols_.append(ts - line_start + 1)
                         line += tok.count("\n")
                         line_start = ts + tok.rfind("\n") + 1
                         continue
@@ -389,13 +389,13 @@ class _Lexer:
                     line = self.line
                     line_start = self.line_start
                     continue
-                k_app(kind)
-                v_app(val)
-            s_app(ts)
-            e_app(te)
-            n_app(nl)
-            l_app(line)
-            c_app(ts - line_start + 1)
+                kinds_.append(kind)
+                values_.append(val)
+            starts_.append(ts)
+            ends_.append(te)
+            nls_.append(nl)
+            lines_.append(line)
+            cols_.append(ts - line_start + 1)
         self.line = line
         self.line_start = line_start
         return None
@@ -406,13 +406,13 @@ class _Lexer:
         the regex cannot lex alone (interpolated/unterminated strings)."""
         src = self.src
         t = self.t
-        k_app = t.kinds.append
-        v_app = t.values.append
-        s_app = t.starts.append
-        e_app = t.ends.append
-        n_app = t.nls.append
-        l_app = t.lines.append
-        c_app = t.cols.append
+        kinds_ = t.kinds
+        values_ = t.values
+        starts_ = t.starts
+        ends_ = t.ends
+        nls_ = t.nls
+        lines_ = t.lines
+        cols_ = t.cols
         find = src.find
         line = self.line
         line_start = self.line_start
@@ -426,47 +426,47 @@ class _Lexer:
                 line += src.count("\n", ms, ts)
                 line_start = src.rfind("\n", ms, ts) + 1
             if g == "id":
-                k_app(K_IDENT)
-                v_app(src[ts:te])
+                kinds_.append(K_IDENT)
+                values_.append(src[ts:te])
             elif g == "colon":
-                k_app(K_KEYWORD)
-                v_app(src[ts:te])
+                kinds_.append(K_KEYWORD)
+                values_.append(src[ts:te])
             elif g == "punct":
                 c = src[ts]
-                k_app(c)
-                v_app(c)
+                kinds_.append(c)
+                values_.append(c)
             elif g == "op":
-                k_app(K_BINOP)
-                v_app(src[ts:te])
+                kinds_.append(K_BINOP)
+                values_.append(src[ts:te])
             elif g == "num":
                 text = src[ts:te]
                 if "." in text or "e" in text or "E" in text:
                     kind, val = _float_token(text)
                 else:
                     kind, val = _int_token(text)
-                k_app(kind)
-                v_app(val)
+                kinds_.append(kind)
+                values_.append(val)
             elif g == "assign":
-                k_app(K_ASSIGN)
-                v_app(K_ASSIGN)
+                kinds_.append(K_ASSIGN)
+                values_.append(K_ASSIGN)
             elif g == "fat":
-                k_app(K_FATARROW)
-                v_app(K_FATARROW)
+                kinds_.append(K_FATARROW)
+                values_.append(K_FATARROW)
             elif g == "colon2":
-                k_app(K_COLON)
-                v_app(K_COLON)
+                kinds_.append(K_COLON)
+                values_.append(K_COLON)
             elif g == "str":
                 val = src[ts + 1 : te - 1]
                 if '"' in val:
                     val = val.replace('""', '"')
-                k_app(K_STRING)
-                v_app(val)
+                kinds_.append(K_STRING)
+                values_.append(val)
                 if find("\n", ts, te) >= 0:
-                    s_app(ts)
-                    e_app(te)
-                    n_app(nl)
-                    l_app(line)
-                    c_app(ts - line_start + 1)
+                    starts_.append(ts)
+                    ends_.append(te)
+                    nls_.append(nl)
+                    lines_.append(line)
+                    cols_.append(ts - line_start + 1)
                     line += src.count("\n", ts, te)
                     line_start = src.rfind("\n", ts, te) + 1
                     continue
@@ -495,13 +495,13 @@ class _Lexer:
                     line = self.line
                     line_start = self.line_start
                     continue
-                k_app(kind)
-                v_app(val)
-            s_app(ts)
-            e_app(te)
-            n_app(nl)
-            l_app(line)
-            c_app(ts - line_start + 1)
+                kinds_.append(kind)
+                values_.append(val)
+            starts_.append(ts)
+            ends_.append(te)
+            nls_.append(nl)
+            lines_.append(line)
+            cols_.append(ts - line_start + 1)
         # not reached: the eof alternative always matches at the end
         self.line = line
         self.line_start = line_start
