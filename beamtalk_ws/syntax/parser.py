@@ -966,6 +966,19 @@ class Parser:
             j += 2
         return j
 
+    def skip_param(self, j: int) -> int:
+        """A method parameter with an optional type (`x`, `x : T`, `x: T`)
+        starting at token j: the index after it, or -1."""
+        K = self.K
+        if K[j] == K_IDENT:
+            j += 1
+            if K[j] == K_COLON:
+                return self.skip_type(j + 1)
+            return j
+        if K[j] == K_KEYWORD:
+            return self.skip_type(j + 1)
+        return -1
+
     def pattern_end(self, j: int) -> int:
         """If a method pattern (plus optional ``-> Type``) followed by ``=>``
         starts at token j, return the index of the ``=>``; else -1."""
@@ -974,33 +987,13 @@ class Parser:
         if k == K_IDENT:
             j += 1
         elif k == K_BINOP:
-            j += 1
-            if K[j] == K_IDENT:
-                j += 1
-                if K[j] == K_COLON:
-                    j = self.skip_type(j + 1)
-                    if j < 0:
-                        return -1
-            elif K[j] == K_KEYWORD:
-                j = self.skip_type(j + 1)
-                if j < 0:
-                    return -1
-            else:
+            j = self.skip_param(j + 1)
+            if j < 0:
                 return -1
         elif k == K_KEYWORD:
             while K[j] == K_KEYWORD:
-                j += 1
-                if K[j] == K_IDENT:
-                    j += 1
-                    if K[j] == K_COLON:
-                        j = self.skip_type(j + 1)
-                        if j < 0:
-                            return -1
-                elif K[j] == K_KEYWORD:
-                    j = self.skip_type(j + 1)
-                    if j < 0:
-                        return -1
-                else:
+                j = self.skip_param(j + 1)
+                if j < 0:
                     return -1
         else:
             return -1
