@@ -762,85 +762,72 @@ class Parser:
     def _comma(self, i: int) -> bool:
         return self.K[i] == K_BINOP and self.V[i] == ","
 
+    def comma_items(self, closer, parse_item) -> list:
+        """Comma-separated items up to `closer` (not consumed); a trailing
+        comma is allowed.  Shared by the list, array and map literals."""
+        K = self.K
+        items = []
+        if K[self.i] != closer:
+            while True:
+                items.append(parse_item())
+                if not self._comma(self.i):
+                    break
+                self.i += 1
+                if K[self.i] == closer:
+                    break
+        return items
+
+    def close_literal(self, closer, message: str, start: int) -> None:
+        if self.K[self.i] != closer:
+            self.close_error(message, start)
+        self.i += 1
+        self.depth -= 1
+
     def parse_list(self):
         K = self.K
         start = self.i
         self.enter()
         self.i += 1
-        elements = []
+        elements = self.comma_items(K_RPAREN, lambda: self.parse_binary(0))
         tail = None
-        if K[self.i] != K_RPAREN:
-            while True:
-                elements.append(self.parse_binary(0))
-                if self._comma(self.i):
-                    self.i += 1
-                    if K[self.i] == K_RPAREN:
-                        break
-                    continue
-                if K[self.i] == K_PIPE:
-                    self.i += 1
-                    tail = self.parse_unary()
-                break
-        if K[self.i] != K_RPAREN:
-            self.close_error("Expected ')' to close list literal", start)
-        self.i += 1
-        self.depth -= 1
+        if K[self.i] == K_PIPE:
+            self.i += 1
+            tail = self.parse_unary()
+        self.close_literal(K_RPAREN, "Expected ')' to close list literal", start)
         return _ListLit(tuple(elements), tail, self.span(start, self.i - 1))
 
     def parse_array(self):
-        K = self.K
         start = self.i
         self.enter()
         self.i += 1
-        elements = []
-        if K[self.i] != K_RBRACKET:
-            while True:
-                elements.append(self.parse_binary(0))
-                if self._comma(self.i):
-                    self.i += 1
-                    if K[self.i] == K_RBRACKET:
-                        break
-                    continue
-                break
-        if K[self.i] != K_RBRACKET:
-            self.close_error("Expected ']' to close array literal", start)
-        self.i += 1
-        self.depth -= 1
+        elements = self.comma_items(K_RBRACKET, lambda: self.parse_binary(0))
+        self.close_literal(K_RBRACKET, "Expected ']' to close array literal", start)
         return _ArrayLit(tuple(elements), self.span(start, self.i - 1))
 
     def parse_map(self):
-        K = self.K
-        V = self.V
         start = self.i
         self.enter()
         self.i += 1
-        pairs = []
-        if K[self.i] != K_RBRACE:
-            while True:
-                i = self.i
-                if K[i] == K_IDENT and K[i + 1] == K_FATARROW and not self.is_upper(V[i]):
-                    key = _SymbolLit(V[i], self.span(i, i))
-                    self.i += 1
-                else:
-                    key = self.parse_unary()
-                if K[self.i] != K_FATARROW:
-                    if K[self.i] == K_ERROR:
-                        self.lex_error(self.i)
-                    self.error(f"Expected '=>' after map key, found {self.describe(self.i)}")
-                self.i += 1
-                value = self.parse_binary(0)
-                pairs.append(_MapPair(key, value, self.span_from(key.span)))
-                if self._comma(self.i):
-                    self.i += 1
-                    if K[self.i] == K_RBRACE:
-                        break
-                    continue
-                break
-        if K[self.i] != K_RBRACE:
-            self.close_error("Expected '}' to close map literal", start)
-        self.i += 1
-        self.depth -= 1
+        pairs = self.comma_items(K_RBRACE, self.parse_map_pair)
+        self.close_literal(K_RBRACE, "Expected '}' to close map literal", start)
         return _MapLit(tuple(pairs), self.span(start, self.i - 1))
+
+    def parse_map_pair(self):
+        K = self.K
+        V = self.V
+        i = self.i
+        if K[i] == K_IDENT and K[i + 1] == K_FATARROW and not self.is_upper(V[i]):
+            key = _SymbolLit(V[i], self.span(i, i))
+            self.i += 1
+        else:
+            key = self.parse_unary()
+        if K[self.i] != K_FATARROW:
+            if K[self.i] == K_ERROR:
+                self.lex_error(self.i)
+            self.error(f"Expected '=>' after map key, found {self.describe(self.i)}")
+        self.i += 1
+        value = self.parse_binary(0)
+        return _MapPair(key, value, self.span_from(key.span))
 
     # ------------------------------------------------------------ match
     def parse_match(self, subject):
