@@ -19,7 +19,7 @@ Conventions
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from operator import itemgetter as _itemgetter
 from typing import Any, NamedTuple, Optional, Union
 
 
@@ -37,20 +37,149 @@ class Span(NamedTuple):
 NO_SPAN = Span(0, 0, 1, 1)
 
 
-def _span_field() -> Any:
-    return field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+class _NoCompare:
+    """Default value marker of a field that is not part of equality."""
+
+    __slots__ = ("default",)
+
+    def __init__(self, default):
+        self.default = default
 
 
-@dataclass(frozen=True, slots=True)
-class Node:
-    span: Span = _span_field()
+_REQUIRED = object()
 
+
+try:  # the C accessor namedtuple uses (CPython); a property otherwise
+    from _collections import _tuplegetter
+except ImportError:  # pragma: no cover
+    def _tuplegetter(index, doc):
+        return property(_itemgetter(index), doc=doc)
+
+_tnew = tuple.__new__
+
+
+class Node(tuple):
+    """Base class of the AST nodes.
+
+    A node is a tuple subclass (construction is one ``tuple.__new__`` call,
+    the parser's hot path) laid out as: the fields that take part in
+    equality in declaration order, then those that do not (``source``), then
+    ``span``.  Fields are read-only attributes; equality, hashing and
+    ``repr`` behave as for a frozen dataclass whose ``span`` (and
+    ``source``) fields are ``compare=False`` (and ``span`` ``repr=False``):
+    nodes of different classes are never equal, ordering is not supported,
+    and the node is not usable as a sequence by contract (it is one only as
+    an implementation detail).
+
+    The public constructor is ``Cls(*fields, span=NO_SPAN)`` (fields by
+    position or by keyword, with their defaults).  ``_fields`` lists the
+    field names in declaration order (without ``span``); ``_layout`` the
+    tuple layout (with ``span`` last).
+    """
+
+    __slots__ = ()
+    _fields: tuple = ()
+    _layout: tuple = ("span",)
+    _ncompare = 0
+
+    def __new__(cls, *, span=NO_SPAN):
+        return _tnew(cls, (span,))
+
+    span = _tuplegetter(0, "Source range of the node")
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        ann = cls.__dict__.get("__annotations__", {})
+        own = []
+        for name in ann:
+            default = cls.__dict__.get(name, _REQUIRED)
+            own.append((name, default))
+        specs = own
+        fields_ = tuple(n for n, _d in specs)
+        compared = [n for n, d in specs if not isinstance(d, _NoCompare)]
+        uncompared = [n for n, d in specs if isinstance(d, _NoCompare)]
+        layout = tuple(compared + uncompared + ["span"])
+        cls._fields = fields_
+        cls._layout = layout
+        cls._ncompare = len(compared)
+        cls.__match_args__ = fields_
+        for k, name in enumerate(layout):
+            setattr(cls, name, _tuplegetter(k, None))
+        # constructor
+        params = []
+        defaults = {}
+        seen_default = False
+        for name, d in specs:
+            if isinstance(d, _NoCompare):
+                d = d.default
+            if d is _REQUIRED:
+                if seen_default:
+                    raise TypeError(f"non-default field {name} follows a default field in {cls.__name__}")
+                params.append(name)
+            else:
+                seen_default = True
+                defaults["_d_" + name] = d
+                params.append(f"{name}=_d_{name}")
+        args = ", ".join(params + ["*", "span=_NO_SPAN"])
+        items = "".join(f"{n}, " for n in layout)
+        ns = {"_tnew": _tnew, "_NO_SPAN": NO_SPAN, **defaults}
+        exec(f"def __new__(cls, {args}):\n    return _tnew(cls, ({items}))\n", ns)
+        new = ns["__new__"]
+        new.__qualname__ = f"{cls.__qualname__}.__new__"
+        cls.__new__ = new
+
+    # -- dataclass-like protocol ------------------------------------------
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            n = self._ncompare
+            return self[:n] == other[:n]
+        if isinstance(other, tuple):
+            return False  # never equal to a plain tuple or another node class
+        return NotImplemented
+
+    def __ne__(self, other):
+        if other.__class__ is self.__class__:
+            n = self._ncompare
+            return self[:n] != other[:n]
+        if isinstance(other, tuple):
+            return True
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(self[: self._ncompare])
+
+    def __lt__(self, other):
+        return NotImplemented
+
+    __le__ = __gt__ = __ge__ = __lt__
+
+    def __repr__(self):
+        args = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._fields)
+        return f"{self.__class__.__qualname__}({args})"
+
+    def __reduce__(self):
+        return (_tnew, (self.__class__, tuple(self)))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def _replace(self, **changes):
+        """A copy with some fields (or ``span``) changed."""
+        values = {n: getattr(self, n) for n in self._layout}
+        for k, v in changes.items():
+            if k not in values:
+                raise TypeError(f"{self.__class__.__name__} has no field {k!r}")
+            values[k] = v
+        return _tnew(self.__class__, tuple(values[n] for n in self._layout))
+
+    # -- traversal ----------------------------------------------------------
     def children(self):
         """Yield the direct child nodes (in source order)."""
-        for f in fields(self):
-            if f.name == "span":
-                continue
-            v = getattr(self, f.name)
+        for name in self._fields:
+            v = getattr(self, name)
             if isinstance(v, Node):
                 yield v
             elif isinstance(v, tuple):
@@ -70,65 +199,70 @@ class Node:
 # ---------------------------------------------------------------- literals
 
 
-@dataclass(frozen=True, slots=True)
 class IntegerLit(Node):
+    __slots__ = ()
     value: int
 
 
-@dataclass(frozen=True, slots=True)
 class FloatLit(Node):
+    __slots__ = ()
     value: float
 
 
-@dataclass(frozen=True, slots=True)
 class StringLit(Node):
+    __slots__ = ()
     value: str
 
 
-@dataclass(frozen=True, slots=True)
 class InterpolatedString(Node):
     """``"a {x} b"`` → parts ``("a ", Variable("x"), " b")``.  Parts are ``str``
     (literal text, never empty) or expression nodes (keyword-level)."""
 
+    __slots__ = ()
+
     parts: tuple
 
 
-@dataclass(frozen=True, slots=True)
 class SymbolLit(Node):
+    __slots__ = ()
     name: str
 
 
-@dataclass(frozen=True, slots=True)
 class CharLit(Node):
     """``$a`` → ``CharLit(97)`` (a code point)."""
+
+    __slots__ = ()
 
     value: int
 
 
-@dataclass(frozen=True, slots=True)
 class ListLit(Node):
     """``#(a, b)``; ``#(h | t)`` has ``tail`` set (a cons)."""
+
+    __slots__ = ()
 
     elements: tuple
     tail: Optional["Node"] = None
 
 
-@dataclass(frozen=True, slots=True)
 class ArrayLit(Node):
     """``#[a, b]``."""
+
+    __slots__ = ()
 
     elements: tuple
 
 
-@dataclass(frozen=True, slots=True)
 class MapPair(Node):
+    __slots__ = ()
     key: "Node"
     value: "Node"
 
 
-@dataclass(frozen=True, slots=True)
 class MapLit(Node):
     """``#{k => v}``; a bare lower-case key ``x =>`` is ``SymbolLit("x")``."""
+
+    __slots__ = ()
 
     pairs: tuple
 
@@ -136,30 +270,32 @@ class MapLit(Node):
 # ---------------------------------------------------------------- names
 
 
-@dataclass(frozen=True, slots=True)
 class Variable(Node):
     """A lower-case identifier (including ``self``, ``true``, ``false``, ``nil``
     and ``_``)."""
 
+    __slots__ = ()
+
     name: str
 
 
-@dataclass(frozen=True, slots=True)
 class GlobalRef(Node):
     """An identifier starting with an upper-case letter: class or workspace
     global (``Counter``, ``Transcript``)."""
 
+    __slots__ = ()
+
     name: str
 
 
-@dataclass(frozen=True, slots=True)
 class Super(Node):
-    pass
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
 class FieldAccess(Node):
     """``self.x`` / ``a.b.c`` (tight dots only, spec §3.3)."""
+
+    __slots__ = ()
 
     receiver: "Node"
     name: str
@@ -168,25 +304,28 @@ class FieldAccess(Node):
 # ---------------------------------------------------------------- statements
 
 
-@dataclass(frozen=True, slots=True)
 class Assignment(Node):
     """``target := value``; ``target`` is a ``Variable`` or ``FieldAccess``."""
+
+    __slots__ = ()
 
     target: "Node"
     value: "Node"
 
 
-@dataclass(frozen=True, slots=True)
 class Return(Node):
     """``^value``."""
+
+    __slots__ = ()
 
     value: "Node"
 
 
-@dataclass(frozen=True, slots=True)
 class Cast(Node):
     """A statement terminated by ``!`` (async cast).  ``send`` is a
     ``UnarySend``, ``BinarySend``, ``KeywordSend`` or ``Cascade``."""
+
+    __slots__ = ()
 
     send: "Node"
 
@@ -194,14 +333,14 @@ class Cast(Node):
 # ---------------------------------------------------------------- messages
 
 
-@dataclass(frozen=True, slots=True)
 class UnarySend(Node):
+    __slots__ = ()
     receiver: "Node"
     selector: str
 
 
-@dataclass(frozen=True, slots=True)
 class BinarySend(Node):
+    __slots__ = ()
     receiver: "Node"
     operator: str
     argument: "Node"
@@ -211,9 +350,10 @@ class BinarySend(Node):
         return self.operator
 
 
-@dataclass(frozen=True, slots=True)
 class KeywordSend(Node):
     """``selector`` is the concatenation of the keyword parts (``at:put:``)."""
+
+    __slots__ = ()
 
     receiver: "Node"
     selector: str
@@ -224,19 +364,21 @@ class KeywordSend(Node):
         return split_keyword_selector(self.selector)
 
 
-@dataclass(frozen=True, slots=True)
 class CascadeMessage(Node):
     """One message of a cascade: unary (no arguments), binary (one argument,
     selector is the operator) or keyword."""
+
+    __slots__ = ()
 
     selector: str
     arguments: tuple = ()
 
 
-@dataclass(frozen=True, slots=True)
 class Cascade(Node):
     """``r m1; m2; m3`` – ``receiver`` is the receiver of the *last* message of
     the first part; ``messages`` includes that first message."""
+
+    __slots__ = ()
 
     receiver: "Node"
     messages: tuple
@@ -245,8 +387,8 @@ class Cascade(Node):
 # ---------------------------------------------------------------- blocks
 
 
-@dataclass(frozen=True, slots=True)
 class Block(Node):
+    __slots__ = ()
     parameters: tuple
     body: tuple
 
@@ -254,39 +396,40 @@ class Block(Node):
 # ---------------------------------------------------------------- match
 
 
-@dataclass(frozen=True, slots=True)
 class WildcardPattern(Node):
-    pass
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
 class VariablePattern(Node):
+    __slots__ = ()
     name: str
 
 
-@dataclass(frozen=True, slots=True)
 class LiteralPattern(Node):
     """``value_node`` is an ``IntegerLit``, ``FloatLit``, ``StringLit``,
     ``SymbolLit`` or ``CharLit``."""
 
+    __slots__ = ()
+
     value_node: "Node"
 
 
-@dataclass(frozen=True, slots=True)
 class TuplePattern(Node):
+    __slots__ = ()
     elements: tuple
 
 
-@dataclass(frozen=True, slots=True)
 class MatchArm(Node):
+    __slots__ = ()
     pattern: "Node"
     guard: Optional["Node"]
     body: "Node"
 
 
-@dataclass(frozen=True, slots=True)
 class Match(Node):
     """``subject match: [p -> e; p2 when: [g] -> e2]``."""
+
+    __slots__ = ()
 
     subject: "Node"
     arms: tuple
@@ -295,18 +438,20 @@ class Match(Node):
 # ---------------------------------------------------------------- pragmas
 
 
-@dataclass(frozen=True, slots=True)
 class Primitive(Node):
     """``@primitive "name"`` (kind ``'primitive'``) or ``@intrinsic name``
     (kind ``'intrinsic'``)."""
+
+    __slots__ = ()
 
     name: str
     kind: str = "primitive"
 
 
-@dataclass(frozen=True, slots=True)
 class Expect(Node):
     """``@expect dnu|type|unused|all`` – a standalone statement."""
+
+    __slots__ = ()
 
     category: str
 
@@ -314,9 +459,10 @@ class Expect(Node):
 # ---------------------------------------------------------------- declarations
 
 
-@dataclass(frozen=True, slots=True)
 class StateDecl(Node):
     """``state: name [: Type] [= default]`` (also used for ``classState:``)."""
+
+    __slots__ = ()
 
     name: str
     type: Optional[str] = None
@@ -326,11 +472,12 @@ class StateDecl(Node):
     expect: Optional[str] = None
 
 
-@dataclass(frozen=True, slots=True)
 class MethodDef(Node):
     """A method.  ``source`` is the exact source text from the method pattern
     (after any ``class``/``sealed`` words) to the end of its body; it is not
     part of equality."""
+
+    __slots__ = ()
 
     selector: str
     parameters: tuple
@@ -340,7 +487,7 @@ class MethodDef(Node):
     return_type: Optional[str] = None
     param_types: tuple = ()
     doc: Optional[str] = None
-    source: str = field(default="", compare=False)
+    source: str = _NoCompare("")
     #: category of an ``@expect`` written just before the method
     expect: Optional[str] = None
 
@@ -350,11 +497,12 @@ class MethodDef(Node):
         return selector_kind(self.selector)
 
 
-@dataclass(frozen=True, slots=True)
 class ClassDef(Node):
     """``[modifiers] Super subclass: Name`` plus its body.  ``superclass`` is
     ``None`` for ``nil subclass:`` (the root class).  ``source`` is the exact
     text of the whole definition (not part of equality)."""
+
+    __slots__ = ()
 
     name: str
     superclass: Optional[str]
@@ -363,7 +511,7 @@ class ClassDef(Node):
     class_state: tuple = ()
     methods: tuple = ()
     doc: Optional[str] = None
-    source: str = field(default="", compare=False)
+    source: str = _NoCompare("")
 
     @property
     def is_abstract(self) -> bool:
@@ -378,19 +526,21 @@ class ClassDef(Node):
         return "typed" in self.modifiers
 
 
-@dataclass(frozen=True, slots=True)
 class StandaloneMethod(Node):
     """``Class >> pattern => body`` / ``Class class >> pattern => body``."""
+
+    __slots__ = ()
 
     class_name: str
     class_side: bool
     method: MethodDef
 
 
-@dataclass(frozen=True, slots=True)
 class Module(Node):
     """A whole source text: top-level statements, ``ClassDef`` and
     ``StandaloneMethod`` items in source order."""
+
+    __slots__ = ()
 
     items: tuple
 
@@ -403,17 +553,13 @@ SEND_NODES = (UnarySend, BinarySend, KeywordSend, Cascade)
 
 
 def _fast_factory(cls):
-    """A positional constructor ``f(*fields, span)`` that skips the frozen
-    dataclass ``__init__`` (which is ~2x slower).  Used by the parser only."""
-    names = [f.name for f in fields(cls) if f.name != "span"] + ["span"]
-    setters = {n: getattr(cls, n).__set__ for n in names}
+    """A positional constructor ``f(*fields, span)`` (fields in declaration
+    order) without defaults or keywords."""
+    names = list(cls._fields) + ["span"]
     args = ", ".join(names)
-    body = "".join(f"    _set_{n}(o, {n})\n" for n in names)
-    defaults = ", ".join(f"_set_{n}=_setters[{n!r}]" for n in names)
-    src = (f"def make({args}, *, _new=object.__new__, _cls=_cls, {defaults}):\n"
-           f"    o = _new(_cls)\n{body}    return o\n")
-    ns = {"_cls": cls, "_setters": setters}
-    exec(src, ns)
+    items = "".join(f"{n}, " for n in cls._layout)
+    ns = {"_tnew": _tnew, "_cls": cls}
+    exec(f"def make({args}):\n    return _tnew(_cls, ({items}))\n", ns)
     return ns["make"]
 
 
@@ -452,15 +598,15 @@ def dump(node: Any, indent: str = "  ", with_spans: bool = False) -> str:
             name = type(v).__name__
             if with_spans and v.span is not NO_SPAN:
                 name += f" @{v.span.line}:{v.span.col}"
-            fs = [f for f in fields(v) if f.name not in ("span", "source")]
-            simple = all(not isinstance(getattr(v, f.name), (Node, tuple)) for f in fs)
+            fs = [f for f in v._fields if f != "source"]
+            simple = all(not isinstance(getattr(v, f), (Node, tuple)) for f in fs)
             if simple:
-                args = ", ".join(f"{f.name}={getattr(v, f.name)!r}" for f in fs)
+                args = ", ".join(f"{f}={getattr(v, f)!r}" for f in fs)
                 out.append(f"{pad}{prefix}{name}({args})")
                 return
             out.append(f"{pad}{prefix}{name}")
             for f in fs:
-                emit(getattr(v, f.name), level + 1, f.name + ": ")
+                emit(getattr(v, f), level + 1, f + ": ")
         elif isinstance(v, tuple):
             if not v:
                 out.append(f"{pad}{prefix}()")

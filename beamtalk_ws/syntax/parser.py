@@ -24,7 +24,7 @@ import gc
 from typing import Optional
 
 from . import ast as A
-from .ast import Span, _fast_factory
+from .ast import Span
 from .diagnostics import Diagnostic
 from .lexer import (
     K_ASSIGN,
@@ -96,42 +96,42 @@ CLASS_MODIFIERS = ("abstract", "sealed", "typed")
 
 _tnew = tuple.__new__
 
-_IntegerLit = _fast_factory(A.IntegerLit)
-_FloatLit = _fast_factory(A.FloatLit)
-_StringLit = _fast_factory(A.StringLit)
-_SymbolLit = _fast_factory(A.SymbolLit)
-_CharLit = _fast_factory(A.CharLit)
-_Variable = _fast_factory(A.Variable)
-_GlobalRef = _fast_factory(A.GlobalRef)
-_UnarySend = _fast_factory(A.UnarySend)
-_BinarySend = _fast_factory(A.BinarySend)
-_KeywordSend = _fast_factory(A.KeywordSend)
-_Assignment = _fast_factory(A.Assignment)
-_Block = _fast_factory(A.Block)
-_FieldAccess = _fast_factory(A.FieldAccess)
+_IntegerLit = A.IntegerLit
+_FloatLit = A.FloatLit
+_StringLit = A.StringLit
+_SymbolLit = A.SymbolLit
+_CharLit = A.CharLit
+_Variable = A.Variable
+_GlobalRef = A.GlobalRef
+_UnarySend = A.UnarySend
+_BinarySend = A.BinarySend
+_KeywordSend = A.KeywordSend
+_Assignment = A.Assignment
+_Block = A.Block
+_FieldAccess = A.FieldAccess
 
-_ArrayLit = _fast_factory(A.ArrayLit)
-_CascadeMessage = _fast_factory(A.CascadeMessage)
-_MapPair = _fast_factory(A.MapPair)
-_MatchArm = _fast_factory(A.MatchArm)
-_Cascade = _fast_factory(A.Cascade)
-_Cast = _fast_factory(A.Cast)
-_ClassDef = _fast_factory(A.ClassDef)
-_Expect = _fast_factory(A.Expect)
-_InterpolatedString = _fast_factory(A.InterpolatedString)
-_ListLit = _fast_factory(A.ListLit)
-_LiteralPattern = _fast_factory(A.LiteralPattern)
-_MapLit = _fast_factory(A.MapLit)
-_Match = _fast_factory(A.Match)
-_MethodDef = _fast_factory(A.MethodDef)
-_Primitive = _fast_factory(A.Primitive)
-_Return = _fast_factory(A.Return)
-_StandaloneMethod = _fast_factory(A.StandaloneMethod)
-_StateDecl = _fast_factory(A.StateDecl)
-_Super = _fast_factory(A.Super)
-_TuplePattern = _fast_factory(A.TuplePattern)
-_VariablePattern = _fast_factory(A.VariablePattern)
-_WildcardPattern = _fast_factory(A.WildcardPattern)
+_ArrayLit = A.ArrayLit
+_CascadeMessage = A.CascadeMessage
+_MapPair = A.MapPair
+_MatchArm = A.MatchArm
+_Cascade = A.Cascade
+_Cast = A.Cast
+_ClassDef = A.ClassDef
+_Expect = A.Expect
+_InterpolatedString = A.InterpolatedString
+_ListLit = A.ListLit
+_LiteralPattern = A.LiteralPattern
+_MapLit = A.MapLit
+_Match = A.Match
+_MethodDef = A.MethodDef
+_Primitive = A.Primitive
+_Return = A.Return
+_StandaloneMethod = A.StandaloneMethod
+_StateDecl = A.StateDecl
+_Super = A.Super
+_TuplePattern = A.TuplePattern
+_VariablePattern = A.VariablePattern
+_WildcardPattern = A.WildcardPattern
 
 _LITERAL_KINDS = {K_INT: _IntegerLit, K_FLOAT: _FloatLit, K_STRING: _StringLit, K_SYMBOL: _SymbolLit, K_CHAR: _CharLit}
 _OPENERS = (K_LPAREN, K_LBRACKET, K_LBRACE, K_HASH_PAREN, K_HASH_BRACKET, K_HASH_BRACE, K_STR_START)
@@ -333,7 +333,7 @@ class Parser:
     # ------------------------------------------------------------ statements
     def make_cast(self, st):
         if isinstance(st, (A.UnarySend, A.BinarySend, A.KeywordSend, A.Cascade)):
-            return _Cast(st, _tnew(Span, (st.span[0], self.E[self.i], st.span[2], st.span[3])))
+            return _tnew(_Cast, (st, _tnew(Span, (st.span[0], self.E[self.i], st.span[2], st.span[3]))))
         self.report(
             "Cast '!' can only follow a message send",
             self.i,
@@ -348,7 +348,7 @@ class Parser:
         if k == K_CARET:
             self.i = i + 1
             value = self.parse_assignment()
-            return _Return(value, _tnew(Span, (self.S[i], self.E[self.i - 1], self.LN[i], self.CO[i])))
+            return _tnew(_Return, (value, _tnew(Span, (self.S[i], self.E[self.i - 1], self.LN[i], self.CO[i]))))
         if k == K_EXPECT:
             return self.parse_expect()
         return self.parse_assignment()
@@ -366,7 +366,7 @@ class Parser:
                     j,
                     hint="categories are " + ", ".join(EXPECT_CATEGORIES),
                 )
-            return _Expect(cat, self.span(i, j))
+            return _tnew(_Expect, (cat, self.span(i, j)))
         self.error("Expected a category after @expect (dnu, type, unused or all)", j if self.K[j] != K_EOF else i)
 
     def parse_assignment(self):
@@ -378,7 +378,7 @@ class Parser:
             c = name[0]
             if "A" <= c <= "Z" or name == "super":
                 self.error("Assignment target must be an identifier or field access", i)
-            lhs = _Variable(name, _tnew(Span, (self.S[i], self.E[i], self.LN[i], self.CO[i])))
+            lhs = _tnew(_Variable, (name, _tnew(Span, (self.S[i], self.E[i], self.LN[i], self.CO[i]))))
             self.i = i + 2
             j = self.i
             if K[j] == K_IDENT and K[j + 1] == K_ASSIGN:  # a := b := …
@@ -388,7 +388,7 @@ class Parser:
             else:
                 value = self.parse_assignment()
             ls = lhs.span
-            return _Assignment(lhs, value, _tnew(Span, (ls[0], self.E[self.i - 1], ls[2], ls[3])))
+            return _tnew(_Assignment, (lhs, value, _tnew(Span, (ls[0], self.E[self.i - 1], ls[2], ls[3]))))
         lhs = self.parse_keyword()
         k = K[self.i]
         if k == K_SEMI:
@@ -402,7 +402,7 @@ class Parser:
             value = self.parse_assignment()
             self.depth -= 1
             ls = lhs.span
-            return _Assignment(lhs, value, _tnew(Span, (ls[0], self.E[self.i - 1], ls[2], ls[3])))
+            return _tnew(_Assignment, (lhs, value, _tnew(Span, (ls[0], self.E[self.i - 1], ls[2], ls[3]))))
         return lhs
 
     def parse_cascade(self, first):
@@ -413,13 +413,13 @@ class Parser:
         messages = []
         if isinstance(first, A.UnarySend):
             receiver = first.receiver
-            messages.append(_CascadeMessage(first.selector, (), self._msg_span(first)))
+            messages.append(_tnew(_CascadeMessage, (first.selector, (), self._msg_span(first),)))
         elif isinstance(first, A.BinarySend):
             receiver = first.receiver
-            messages.append(_CascadeMessage(first.operator, (first.argument,), self._msg_span(first)))
+            messages.append(_tnew(_CascadeMessage, (first.operator, (first.argument,), self._msg_span(first),)))
         elif isinstance(first, A.KeywordSend):
             receiver = first.receiver
-            messages.append(_CascadeMessage(first.selector, first.arguments, self._msg_span(first)))
+            messages.append(_tnew(_CascadeMessage, (first.selector, first.arguments, self._msg_span(first),)))
         else:
             receiver = None
         V = self.V
@@ -431,7 +431,7 @@ class Parser:
             k = K[i]
             if k == K_IDENT:
                 self.i += 1
-                messages.append(_CascadeMessage(V[i], (), self.span(i, i)))
+                messages.append(_tnew(_CascadeMessage, (V[i], (), self.span(i, i),)))
             elif k == K_KEYWORD:
                 parts = []
                 args = []
@@ -444,11 +444,11 @@ class Parser:
                     parts.append(V[j])
                     self.i += 1
                     args.append(self.parse_binary(0))
-                messages.append(_CascadeMessage("".join(parts), tuple(args), self.span(i, self.i - 1)))
+                messages.append(_tnew(_CascadeMessage, ("".join(parts), tuple(args), self.span(i, self.i - 1),)))
             elif k == K_BINOP and V[i] in _PREC:
                 self.i += 1
                 arg = self.parse_unary()
-                messages.append(_CascadeMessage(V[i], (arg,), self.span(i, self.i - 1)))
+                messages.append(_tnew(_CascadeMessage, (V[i], (arg,), self.span(i, self.i - 1),)))
             else:
                 if k == K_ERROR:
                     self.lex_error(i)
@@ -459,7 +459,7 @@ class Parser:
                 span=first.span,
                 hint="a cascade sends several messages to the receiver of the first message",
             )
-        return _Cascade(receiver, tuple(messages), self.span_from(first.span))
+        return _tnew(_Cascade, (receiver, tuple(messages), self.span_from(first.span)))
 
     def _msg_span(self, send) -> Span:
         """Span of the first cascade message: from after the receiver."""
@@ -508,9 +508,8 @@ class Parser:
             ):
                 break
         rs = recv.span
-        return _KeywordSend(
-            recv, "".join(parts), tuple(args), _tnew(Span, (rs[0], self.E[self.i - 1], rs[2], rs[3]))
-        )
+        return _tnew(_KeywordSend, (
+            recv, "".join(parts), tuple(args), _tnew(Span, (rs[0], self.E[self.i - 1], rs[2], rs[3]))))
 
     def unary_tail(self, node):
         """Unary selectors on the same line after ``node``."""
@@ -521,7 +520,7 @@ class Parser:
         i = self.i
         ns = node.span
         while K[i] == K_IDENT and not NL[i]:
-            node = _UnarySend(node, V[i], _tnew(Span, (ns[0], E[i], ns[2], ns[3])))
+            node = _tnew(_UnarySend, (node, V[i], _tnew(Span, (ns[0], E[i], ns[2], ns[3]))))
             i += 1
         self.i = i
         return node
@@ -561,7 +560,7 @@ class Parser:
             else:
                 right = self.parse_binary(prec + 1)
             ls = left.span
-            left = _BinarySend(left, op, right, _tnew(Span, (ls[0], self.E[self.i - 1], ls[2], ls[3])))
+            left = _tnew(_BinarySend, (left, op, right, _tnew(Span, (ls[0], self.E[self.i - 1], ls[2], ls[3]))))
 
     def parse_unary(self):
         node = self.parse_primary()
@@ -574,7 +573,7 @@ class Parser:
         E = self.E
         ns = node.span
         while K[i] == K_IDENT and not NL[i]:
-            node = _UnarySend(node, V[i], _tnew(Span, (ns[0], E[i], ns[2], ns[3])))
+            node = _tnew(_UnarySend, (node, V[i], _tnew(Span, (ns[0], E[i], ns[2], ns[3]))))
             i += 1
         self.i = i
         return node
@@ -598,14 +597,14 @@ class Parser:
             sp = _tnew(Span, (S[i], E[i], self.LN[i], self.CO[i]))
             c = name[0]
             if "A" <= c <= "Z":
-                return _GlobalRef(name, sp)
+                return _tnew(_GlobalRef, (name, sp))
             if name == "super":
-                return _Super(sp)
-            return _Variable(name, sp)
+                return _tnew(_Super, (sp,))
+            return _tnew(_Variable, (name, sp))
         f = _LITERAL_KINDS.get(k)
         if f is not None:
             self.i = i + 1
-            return f(self.V[i], _tnew(Span, (self.S[i], self.E[i], self.LN[i], self.CO[i])))
+            return _tnew(f, (self.V[i], _tnew(Span, (self.S[i], self.E[i], self.LN[i], self.CO[i]))))
         if k == K_LBRACKET:
             return self.parse_block()
         if k == K_LPAREN:
@@ -644,11 +643,11 @@ class Parser:
         E = self.E
         name = V[i]
         sp = self.span(i, i)
-        node = _GlobalRef(name, sp) if self.is_upper(name) else _Variable(name, sp)
+        node = _tnew(_GlobalRef, (name, sp,)) if self.is_upper(name) else _tnew(_Variable, (name, sp))
         j = i
         while K[j + 1] == K_PERIOD and S[j + 1] == E[j] and K[j + 2] == K_IDENT and S[j + 2] == E[j + 1]:
             j += 2
-            node = _FieldAccess(node, V[j], self.span(i, j))
+            node = _tnew(_FieldAccess, (node, V[j], self.span(i, j)))
         self.i = j + 1
         return node
 
@@ -664,7 +663,7 @@ class Parser:
             self.lex_error(j)
         else:
             self.error(f"Expected a name after @{kind} (a string or identifier)", j if k != K_EOF else i)
-        node = _Primitive(name, kind, self.span(i, j))
+        node = _tnew(_Primitive, (name, kind, self.span(i, j)))
         if not self.in_method:
             self.report(f"@{kind} can only appear inside a method body (after =>)", span=node.span)
         return node
@@ -693,7 +692,7 @@ class Parser:
             self.i += 1
         body = self.parse_body_until_bracket()
         self.depth -= 1
-        return _Block(tuple(params), body, self.span(start, self.i - 1))
+        return _tnew(_Block, (tuple(params), body, self.span(start, self.i - 1)))
 
     def parse_body_until_bracket(self):
         """Statements of a block up to and including the closing ']'."""
@@ -757,7 +756,7 @@ class Parser:
                 hint="an interpolation holds one expression without cascade, assignment or '^'",
             )
         self.depth -= 1
-        return _InterpolatedString(tuple(parts), self.span(start, self.i - 1))
+        return _tnew(_InterpolatedString, (tuple(parts), self.span(start, self.i - 1)))
 
     def _comma(self, i: int) -> bool:
         return self.K[i] == K_BINOP and self.V[i] == ","
@@ -794,7 +793,7 @@ class Parser:
             self.i += 1
             tail = self.parse_unary()
         self.close_literal(K_RPAREN, "Expected ')' to close list literal", start)
-        return _ListLit(tuple(elements), tail, self.span(start, self.i - 1))
+        return _tnew(_ListLit, (tuple(elements), tail, self.span(start, self.i - 1)))
 
     def parse_array(self):
         start = self.i
@@ -802,7 +801,7 @@ class Parser:
         self.i += 1
         elements = self.comma_items(K_RBRACKET, lambda: self.parse_binary(0))
         self.close_literal(K_RBRACKET, "Expected ']' to close array literal", start)
-        return _ArrayLit(tuple(elements), self.span(start, self.i - 1))
+        return _tnew(_ArrayLit, (tuple(elements), self.span(start, self.i - 1)))
 
     def parse_map(self):
         start = self.i
@@ -810,14 +809,14 @@ class Parser:
         self.i += 1
         pairs = self.comma_items(K_RBRACE, self.parse_map_pair)
         self.close_literal(K_RBRACE, "Expected '}' to close map literal", start)
-        return _MapLit(tuple(pairs), self.span(start, self.i - 1))
+        return _tnew(_MapLit, (tuple(pairs), self.span(start, self.i - 1)))
 
     def parse_map_pair(self):
         K = self.K
         V = self.V
         i = self.i
         if K[i] == K_IDENT and K[i + 1] == K_FATARROW and not self.is_upper(V[i]):
-            key = _SymbolLit(V[i], self.span(i, i))
+            key = _tnew(_SymbolLit, (V[i], self.span(i, i)))
             self.i += 1
         else:
             key = self.parse_unary()
@@ -827,7 +826,7 @@ class Parser:
             self.error(f"Expected '=>' after map key, found {self.describe(self.i)}")
         self.i += 1
         value = self.parse_binary(0)
-        return _MapPair(key, value, self.span_from(key.span))
+        return _tnew(_MapPair, (key, value, self.span_from(key.span)))
 
     # ------------------------------------------------------------ match
     def parse_match(self, subject):
@@ -862,7 +861,7 @@ class Parser:
                 self.error(f"Expected '->' after match pattern, found {self.describe(self.i)}")
             self.i += 1
             body = self.parse_keyword()
-            arms.append(_MatchArm(pattern, guard, body, self.span(a, self.i - 1)))
+            arms.append(_tnew(_MatchArm, (pattern, guard, body, self.span(a, self.i - 1),)))
             k = K[self.i]
             if k == K_SEMI:
                 self.i += 1
@@ -874,7 +873,7 @@ class Parser:
             self.close_error("Expected ']' to close match", open_i)
         self.i += 1
         self.depth -= 1
-        return _Match(subject, tuple(arms), self.span_from(subject.span))
+        return _tnew(_Match, (subject, tuple(arms), self.span_from(subject.span)))
 
     def parse_pattern(self):
         K = self.K
@@ -884,18 +883,18 @@ class Parser:
         if k == K_IDENT:
             self.i += 1
             if V[i] == "_":
-                return _WildcardPattern(self.span(i, i))
-            return _VariablePattern(V[i], self.span(i, i))
+                return _tnew(_WildcardPattern, (self.span(i, i),))
+            return _tnew(_VariablePattern, (V[i], self.span(i, i)))
         f = _LITERAL_KINDS.get(k)
         if f is not None:
             self.i += 1
-            lit = f(V[i], self.span(i, i))
-            return _LiteralPattern(lit, lit.span)
+            lit = _tnew(f, (V[i], self.span(i, i)))
+            return _tnew(_LiteralPattern, (lit, lit.span))
         if k == K_BINOP and V[i] == "-" and K[i + 1] in (K_INT, K_FLOAT):
             self.i += 2
             v = -V[i + 1]
-            lit = (_IntegerLit if K[i + 1] == K_INT else _FloatLit)(v, self.span(i, i + 1))
-            return _LiteralPattern(lit, lit.span)
+            lit = _tnew(_IntegerLit if K[i + 1] == K_INT else _FloatLit, (v, self.span(i, i + 1)))
+            return _tnew(_LiteralPattern, (lit, lit.span))
         if k == K_LBRACE:
             self.enter()
             self.i += 1
@@ -911,7 +910,7 @@ class Parser:
                 self.close_error("Expected '}' to close tuple pattern", i)
             self.i += 1
             self.depth -= 1
-            return _TuplePattern(tuple(elements), self.span(i, self.i - 1))
+            return _tnew(_TuplePattern, (tuple(elements), self.span(i, self.i - 1)))
         if k == K_ERROR:
             self.lex_error(i)
         self.error(f"Expected a pattern, found {self.describe(i)}")
@@ -1113,7 +1112,7 @@ class Parser:
         finally:
             self.in_class, self.base, self.in_method = saved
         end = self.E[self.i - 1]
-        return _ClassDef(
+        return _tnew(_ClassDef, (
             name,
             superclass,
             modifiers,
@@ -1122,8 +1121,7 @@ class Parser:
             tuple(methods),
             doc,
             self.source[self.S[start] : end],
-            self.span(start, self.i - 1),
-        )
+            self.span(start, self.i - 1)))
 
     def expect_before_item(self, i: int) -> bool:
         """``@expect cat`` at token i followed by a class-body declaration?"""
@@ -1188,7 +1186,7 @@ class Parser:
             self.in_method = False
             self.base = self.depth
             default = self.parse_statement()
-        return _StateDecl(name, typ, default, doc, None, self.span(start, self.i - 1))
+        return _tnew(_StateDecl, (name, typ, default, doc, None, self.span(start, self.i - 1)))
 
     def parse_type(self) -> str:
         K = self.K
@@ -1238,7 +1236,7 @@ class Parser:
         self.i += 1
         body, body_end = self.parse_method_body(selector, arrow)
         source = self.source[self.S[p] : body_end]
-        return _MethodDef(
+        return _tnew(_MethodDef, (
             selector,
             tuple(params),
             body,
@@ -1247,10 +1245,9 @@ class Parser:
             rtype,
             tuple(ptypes) if ptypes and ptypes.count(None) != len(ptypes) else (),
             doc,
+            None,  # expect
             source,
-            None,
-            _tnew(Span, (self.S[start], body_end, self.LN[start], self.CO[start])),
-        )
+            _tnew(Span, (self.S[start], body_end, self.LN[start], self.CO[start]))))
 
     def parse_pattern_def(self):
         K = self.K
@@ -1365,13 +1362,11 @@ class Parser:
             j += 1
         self.i = j + 1  # skip '>>'
         m = self.parse_method(class_side_default=class_side, doc=doc, standalone=True)
-        return _StandaloneMethod(class_name, class_side, m, self.span(start, self.i - 1))
+        return _tnew(_StandaloneMethod, (class_name, class_side, m, self.span(start, self.i - 1)))
 
 
 def _replace(node, **changes):
-    import dataclasses
-
-    return dataclasses.replace(node, **changes)
+    return node._replace(**changes)
 
 
 def parse_source(source: str, filename: str = "<input>"):
