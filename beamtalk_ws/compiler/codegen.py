@@ -179,9 +179,20 @@ class ExprGen:
             if m.class_side:
                 return body.bind(rt(R.CLASS_VAR, [ctx.env["self"], F.atom(node.name, line)], line), line)
             source = ctx.env[STATE] if m.is_actor_instance else ctx.env["self"]
-            return body.bind(F.call("maps", "get", [F.atom(node.name, line), source], line), line)
+            return body.bind(self._field_read(node.name, source, body, line), line)
         receiver = self.gen(node.receiver, body, ctx)
-        return body.bind(F.call("maps", "get", [F.atom(node.name, line), receiver], line), line)
+        return body.bind(self._field_read(node.name, receiver, body, line), line)
+
+    def _field_read(self, name, source, body, line):
+        """`case S of #{x := V} -> V; _ -> maps:get(x, S) end`: a map pattern is
+        half the cost of the `maps:get/2` BIF call; the BIF stays as the
+        fallback so a missing field raises exactly what it raised before."""
+        v = F.var(body.counter.fresh("F"), line)
+        key = F.atom(name, line)
+        return F.case(source, [
+            F.clause([(F.A("map"), line, [(F.A("map_field_exact"), line, key, v)])], [], [v], line),
+            F.clause([F.var("_", line)], [], [F.call("maps", "get", [key, source], line)], line),
+        ], line)
 
     # -- assignment and return ---------------------------------------------------------
     def gen_Assignment(self, node, body, ctx):

@@ -53,7 +53,7 @@ that exists updates that class in place (hot reload, semantics §10).
 from __future__ import annotations
 
 # module, function -- the runtime entry points generated code may call
-SEND = ("beamtalk_send", "send")                  # send(Receiver, Selector, Args) -> Result
+SEND = ("beamtalk_dispatch", "send")              # send(Receiver, Selector, Args) -> Result
 SUPER_SEND = ("beamtalk_send", "super_send")      # super_send(DefiningClass, Self, Selector, Args)
 ACTOR_SELF_SEND = ("beamtalk_send", "self_send")  # self_send(Self, State, Selector, Args) -> {Result, State1}
 ACTOR_SUPER_SEND = ("beamtalk_send", "super_self_send")
