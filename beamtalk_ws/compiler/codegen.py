@@ -56,8 +56,10 @@ class ExprGen:
         self.counter = counter
         self.makes_funs = False
         self.abstract_classes: set[str] = set()  # filled from the class table by the unit
-        from .control import Inliner  # the two halves refer to each other
+        from .cells import Cells  # these refer back to the generator
+        from .control import Inliner
         self.inliner = Inliner(self)
+        self.cells = Cells(self)
 
     def fresh(self, hint: str) -> str:
         return self.counter.fresh(hint)
@@ -223,7 +225,7 @@ class ExprGen:
             raise GenError(f"Cannot assign to slot `{target.name}` on value type — use "
                            f"`self with{target.name[:1].upper()}{target.name[1:]}: newValue` instead", target)
         if m.is_actor_instance:
-            if ctx.in_block:
+            if ctx.in_block and not ctx.threads_state:
                 raise GenError(f"cannot assign to field '{target.name}' inside a stored closure: "
                                f"the actor's state cannot be threaded through it", target)
             ctx.env[STATE] = body.bind(F.map_update(ctx.env[STATE], [(name, value)], line), line, hint="S")
@@ -328,6 +330,9 @@ class ExprGen:
             args = self.arguments(node, body, ctx)
             return self.actor_self_send(selector, args, body, ctx, line)
         self.check_instantiation(node, selector)
+        celled = self.cells.send(node, selector, body, ctx)
+        if celled is not None:
+            return celled
         receiver = self.gen(recv_node, body, ctx)
         args = self.arguments(node, body, ctx)
         special = self.specialised(selector, receiver, args, node, body, line)
@@ -369,7 +374,7 @@ class ExprGen:
         result = F.var(self.fresh("R"), line)
         state = F.var(self.fresh("S"), line)
         body.add(F.match(F.tuple_([result, state], line), pair, line))
-        if not ctx.in_block:
+        if not ctx.in_block or ctx.threads_state:
             ctx.env[STATE] = state
         return result
 

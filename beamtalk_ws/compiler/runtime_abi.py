@@ -79,6 +79,7 @@ DISPLAY_STRING = ("beamtalk_print", "display_string")
 CONCAT = ("beamtalk_rt", "concat")
 ARRAY_FROM_LIST = ("beamtalk_rt", "array_from_list")
 ELEMENTS = ("beamtalk_rt", "elements")            # elements(Collection) -> the list `do:` visits
+CELL = ("beamtalk_rt", "cell")                    # cell(Key, Default) -> the threaded values of a cell block
 ASSOCIATION = ("beamtalk_rt", "association")      # association(Key, Value)
 ERLANG_CALL = ("beamtalk_erlang", "call")         # call(Module, Function, Args) with interop error mapping
 MATCH_ERROR = ("beamtalk_exception", "no_match")  # no_match(Value): no match: arm matched
