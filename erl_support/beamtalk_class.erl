@@ -111,6 +111,7 @@ normalize(Desc) when is_map(Desc) ->
     #{name => Name,
       superclass => Super,
       module => maps:get(module, Desc, undefined),
+      dispatch => maps:get(dispatch, Desc, false) =:= true,
       fields => norm_fields(maps:get(fields, Desc, [])),
       methods => norm_methods(maps:get(methods, Desc, #{})),
       class_methods => norm_methods(maps:get(class_methods, Desc, #{})),
@@ -537,9 +538,10 @@ do_add_method(Name, Sel, Method, Info) ->
     MI = maps:get(method_info, E1, #{}),
     E2 = E1#{method_info => MI#{{Sel, ClassSide} => Info#{class_side => ClassSide}},
              sealed_methods => Sealed},
-    ets:insert(?TAB, {Name, E2}),
+    ets:insert(?TAB, {Name, E2#{dispatch => false}}),
     ok = gen_server:call(maps:get(pid, E2), {set_desc, E2}),
     recompute(affected(Name)),
+    beamtalk_dispatch_gen:set(Name, none),
     ok.
 
 do_define(D, Vars) ->
@@ -563,7 +565,16 @@ do_define(D, Vars) ->
     ets:insert(?TAB, {{pid, Pid}, Name}),
     persistent_term:put({beamtalk_class_tag, class_tag(Name)}, Name),
     recompute(affected(Name)),
+    beamtalk_dispatch_gen:set(Name, dispatch_module(Entry)),
     {ok, class_object(Name), module_warnings(Name, Old, D)}.
+
+%% A class compiled from a file routes its value sends through its module's
+%% `'$d'/3` (beamtalk_dispatch); actors and dynamic classes do not.
+dispatch_module(#{dispatch := true, module := M, kind := K}) when is_atom(M), M =/= undefined,
+                                                                K =/= actor ->
+    M;
+dispatch_module(_) ->
+    none.
 
 module_warnings(Name, #{module := M1}, #{module := M2})
   when M1 =/= undefined, M2 =/= undefined, M1 =/= M2 ->
@@ -662,6 +673,7 @@ do_remove(Name) ->
             persistent_term:erase(Name),
             persistent_term:erase(Tag),
             persistent_term:erase({beamtalk_class_tag, Tag}),
+            beamtalk_dispatch_gen:set(Name, none),
             catch supervisor:terminate_child(beamtalk_class_sup, Pid),
             ok
     end.

@@ -167,7 +167,12 @@ method(Sel, _) ->
                                 <<>> -> undefined;
                                 File -> File
                             end,
-             method_info => MethodInfo},
+             method_info => MethodInfo,
+             module => case maps:get(module, Info, undefined) of
+                           M when is_atom(M), M =/= nil -> M;
+                           _ -> undefined
+                       end,
+             dispatch => maps:get(dispatch, Info, false) =:= true},
     Cls = beamtalk_class:define(Desc),
     beamtalk_actor:stop_self(),
     {Cls, State}.

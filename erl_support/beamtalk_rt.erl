@@ -1,7 +1,7 @@
 %% @doc Small runtime helpers that generated code calls where no single
 %% Erlang operation expresses the Beamtalk meaning.
 -module(beamtalk_rt).
--export([concat/2, array_from_list/1, association/2, out_of_bounds/4, elements/1]).
+-export([concat/2, array_from_list/1, association/2, out_of_bounds/4, elements/1, cell/2]).
 
 %% @doc `a ++ b`: list append for lists, binary concatenation for strings.
 concat(A, B) when is_list(A) -> A ++ B;
@@ -34,4 +34,14 @@ elements(C) ->
         lists:reverse(get(Key))
     after
         erase(Key)
+    end.
+
+%% @doc The variables a cell block threads (compiler/cells.py): what the last
+%% run of a block of the same send left in the caller's process dictionary,
+%% or the values captured when the block was made (first run, or a run in
+%% another process, whose assignments then stay there).
+cell(Key, Default) ->
+    case erlang:get(Key) of
+        undefined -> Default;
+        W -> W
     end.

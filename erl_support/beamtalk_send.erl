@@ -22,6 +22,7 @@
 -export([send/3, super_send/4, self_send/4, super_self_send/5, cast/3,
          class_of/1, responds_to/2]).
 %% Runtime API
+-export([send_value/4]).
 -export([class_name/1, class_label/1, perform/3, table_of/1, lookup/2,
          apply_v/3, apply_a/4, invoke/5, selector_arity/1]).
 
@@ -34,11 +35,10 @@
 %%% ---------------------------------------------------------------------
 
 %% @doc `Receiver selector: args`.
+send(#{?CK := C} = R, Sel, Args) ->
+    beamtalk_dispatch:d(C, Sel, R, Args);
 send(R, Sel, Args) when is_map(R) ->
-    case R of
-        #{?CK := C} -> send_value(C, R, Sel, Args);
-        _ -> send_value('Dictionary', R, Sel, Args)
-    end;
+    send_value('Dictionary', R, Sel, Args);
 send({beamtalk_object, Tag, beamtalk_class, _} = R, Sel, Args) ->
     send_class(Tag, R, Sel, Args);
 send({beamtalk_object, _, _, _} = R, Sel, Args) ->

@@ -56,8 +56,10 @@ class ExprGen:
         self.counter = counter
         self.makes_funs = False
         self.abstract_classes: set[str] = set()  # filled from the class table by the unit
-        from .control import Inliner  # the two halves refer to each other
+        from .cells import Cells  # these refer back to the generator
+        from .control import Inliner
         self.inliner = Inliner(self)
+        self.cells = Cells(self)
 
     def fresh(self, hint: str) -> str:
         return self.counter.fresh(hint)
@@ -179,9 +181,20 @@ class ExprGen:
             if m.class_side:
                 return body.bind(rt(R.CLASS_VAR, [ctx.env["self"], F.atom(node.name, line)], line), line)
             source = ctx.env[STATE] if m.is_actor_instance else ctx.env["self"]
-            return body.bind(F.call("maps", "get", [F.atom(node.name, line), source], line), line)
+            return body.bind(self._field_read(node.name, source, body, line), line)
         receiver = self.gen(node.receiver, body, ctx)
-        return body.bind(F.call("maps", "get", [F.atom(node.name, line), receiver], line), line)
+        return body.bind(self._field_read(node.name, receiver, body, line), line)
+
+    def _field_read(self, name, source, body, line):
+        """`case S of #{x := V} -> V; _ -> maps:get(x, S) end`: a map pattern is
+        half the cost of the `maps:get/2` BIF call; the BIF stays as the
+        fallback so a missing field raises exactly what it raised before."""
+        v = F.var(body.counter.fresh("F"), line)
+        key = F.atom(name, line)
+        return F.case(source, [
+            F.clause([(F.A("map"), line, [(F.A("map_field_exact"), line, key, v)])], [], [v], line),
+            F.clause([F.var("_", line)], [], [F.call("maps", "get", [key, source], line)], line),
+        ], line)
 
     # -- assignment and return ---------------------------------------------------------
     def gen_Assignment(self, node, body, ctx):
@@ -212,7 +225,7 @@ class ExprGen:
             raise GenError(f"Cannot assign to slot `{target.name}` on value type — use "
                            f"`self with{target.name[:1].upper()}{target.name[1:]}: newValue` instead", target)
         if m.is_actor_instance:
-            if ctx.in_block:
+            if ctx.in_block and not ctx.threads_state:
                 raise GenError(f"cannot assign to field '{target.name}' inside a stored closure: "
                                f"the actor's state cannot be threaded through it", target)
             ctx.env[STATE] = body.bind(F.map_update(ctx.env[STATE], [(name, value)], line), line, hint="S")
@@ -317,6 +330,9 @@ class ExprGen:
             args = self.arguments(node, body, ctx)
             return self.actor_self_send(selector, args, body, ctx, line)
         self.check_instantiation(node, selector)
+        celled = self.cells.send(node, selector, body, ctx)
+        if celled is not None:
+            return celled
         receiver = self.gen(recv_node, body, ctx)
         args = self.arguments(node, body, ctx)
         special = self.specialised(selector, receiver, args, node, body, line)
@@ -358,7 +374,7 @@ class ExprGen:
         result = F.var(self.fresh("R"), line)
         state = F.var(self.fresh("S"), line)
         body.add(F.match(F.tuple_([result, state], line), pair, line))
-        if not ctx.in_block:
+        if not ctx.in_block or ctx.threads_state:
             ctx.env[STATE] = state
         return result
 

@@ -84,10 +84,12 @@ class Ctx:
     repl: "ReplInfo | None" = None
     nlr_token: tuple | None = None  # for `^` inside blocks at REPL top level or in methods
     inlined: bool = False           # inside an inlined control-structure block
+    threads_state: bool = False     # inside a cell block (the actor state goes back through its cell)
 
     def fork(self) -> "Ctx":
         """A branch of an inlined control structure."""
-        return Ctx(dict(self.env), self.method, self.in_block, self.repl, self.nlr_token, True)
+        return Ctx(dict(self.env), self.method, self.in_block, self.repl, self.nlr_token, True,
+                   self.threads_state)
 
     def block(self) -> "Ctx":
         """The body of a real closure."""

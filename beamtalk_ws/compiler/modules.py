@@ -111,6 +111,8 @@ def _class_module(cdef: ast.ClassDef, mod: str, table, source_file: str | None =
         return ext_fun(name, arity)
 
     sends = cg.description_sends(cdef, fun_of, line, source_file)
+    dispatch = cg.kind_for(cdef) != "actor"
+    _add_module_info(sends, mod, dispatch, line)
     # Field and class-variable defaults become exported functions too.
     for sel, args in sends:
         if sel in ("fields:", "classVars:"):
@@ -129,9 +131,18 @@ def _class_module(cdef: ast.ClassDef, mod: str, table, source_file: str | None =
     catch = (F.A("clause"), line, [F.tuple_([c, r, st], line)], [], [keep, F.atom("failed", line)])
     guarded = F.try_(body.exprs, [], [catch], (), line)
     functions.append(F.function("register_class", [F.clause([], [], [guarded], line)], line))
+    extra = []
+    if dispatch:
+        functions.append(_dispatch_function(cdef, cdef.name, line))
+        exports.append((F.A("$d"), 3))
+        # The method bodies are copied into '$d' so a send costs no extra call.
+        inline = [(F.A(_fun_name(m)), 1 + len(m.parameters)) for m in cdef.methods if not m.class_side]
+        if inline:
+            extra.append(F.attribute("compile", (F.A("inline"), inline), line))
     return [
         F.attribute("module", F.A(mod), line),
         F.attribute("export", [(F.A("register_class"), 0)] + exports, line),
+        *extra,
         F.attribute("on_load", (F.A("register_class"), 0), line),
         *functions,
         F.eof(line),
@@ -155,3 +166,34 @@ def _defaults_to_functions(list_form, sel, functions, exports, ext_fun, line):
         exports.append((F.A(fname), 0))
         out.append(F.tuple_([name_form, ext_fun(fname, 0)], line))
     return F.list_(out, None, line)
+
+
+def _add_module_info(sends, mod: str, dispatch: bool, line: int) -> None:
+    """Tell the runtime which module the class comes from and whether it has `'$d'/3`."""
+    for sel, args in sends:
+        if sel == "info:":
+            pairs = args[0][2]
+            pairs.append((F.A("map_field_assoc"), line, F.atom("module", line), F.atom(mod, line)))
+            pairs.append((F.A("map_field_assoc"), line, F.atom("dispatch", line),
+                          F.atom("true" if dispatch else "false", line)))
+
+
+def _dispatch_function(cdef: ast.ClassDef, class_name: str, line: int):
+    """`'$d'(Selector, Self, Args)`: the class's own instance methods by a
+    `select_val` and a local call (the fast send path, see
+    erl_support/beamtalk_dispatch.erl); anything else goes to the method table,
+    which holds inherited methods, synthesised accessors and
+    `doesNotUnderstand:args:`.  Only instances of exactly this class come here."""
+    clauses = []
+    for m in cdef.methods:
+        if m.class_side:
+            continue
+        params = [F.var(f"A{i}", line) for i in range(len(m.parameters))]
+        self_ = F.var("Self", line)
+        clauses.append(F.clause([F.atom(m.selector, line), self_, F.list_(params, None, line)], [],
+                                [F.local_call(_fun_name(m), [self_] + params, line)], line))
+    sel, self_, args = F.var("Sel", line), F.var("Self", line), F.var("Args", line)
+    clauses.append(F.clause([sel, self_, args], [],
+                            [F.call("beamtalk_send", "send_value",
+                                    [F.atom(class_name, line), self_, sel, args], line)], line))
+    return F.function("$d", clauses, line)

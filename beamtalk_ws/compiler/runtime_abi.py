@@ -53,7 +53,7 @@ that exists updates that class in place (hot reload, semantics §10).
 from __future__ import annotations
 
 # module, function -- the runtime entry points generated code may call
-SEND = ("beamtalk_send", "send")                  # send(Receiver, Selector, Args) -> Result
+SEND = ("beamtalk_dispatch", "send")              # send(Receiver, Selector, Args) -> Result
 SUPER_SEND = ("beamtalk_send", "super_send")      # super_send(DefiningClass, Self, Selector, Args)
 ACTOR_SELF_SEND = ("beamtalk_send", "self_send")  # self_send(Self, State, Selector, Args) -> {Result, State1}
 ACTOR_SUPER_SEND = ("beamtalk_send", "super_self_send")
@@ -79,6 +79,7 @@ DISPLAY_STRING = ("beamtalk_print", "display_string")
 CONCAT = ("beamtalk_rt", "concat")
 ARRAY_FROM_LIST = ("beamtalk_rt", "array_from_list")
 ELEMENTS = ("beamtalk_rt", "elements")            # elements(Collection) -> the list `do:` visits
+CELL = ("beamtalk_rt", "cell")                    # cell(Key, Default) -> the threaded values of a cell block
 ASSOCIATION = ("beamtalk_rt", "association")      # association(Key, Value)
 ERLANG_CALL = ("beamtalk_erlang", "call")         # call(Module, Function, Args) with interop error mapping
 MATCH_ERROR = ("beamtalk_exception", "no_match")  # no_match(Value): no match: arm matched

@@ -1,0 +1,31 @@
+%% @doc The entry of every send in generated code, and the class-name switch
+%% of the fast send path (boot version).
+%%
+%% `send/3` hands every value object to `d/4` and everything else to
+%% `beamtalk_send:send/3`.  This file is
+%% the version the node boots with: no class has a compiled dispatch
+%% function yet, so every send takes the table path.  As soon as a class
+%% compiled from a file registers, `beamtalk_dispatch_gen` replaces this
+%% module with one that has a clause per such class:
+%%
+%%     d('Point', Sel, R, Args) -> 'bt@point':'$d'(Sel, R, Args);
+%%
+%% Why a generated module: on the BEAM a call through a literal module and
+%% a `select_val` on an atom are the cheapest ways from a class name to its
+%% code; any lookup in data (persistent_term, ETS, a map held elsewhere)
+%% costs more than the call it replaces (scripts/bench_runtime.py).
+-module(beamtalk_dispatch).
+-export([send/3, d/4, classes/0]).
+
+%% @doc `Receiver selector: args` (runtime_abi.SEND).
+send(#{'$beamtalk_class' := C} = R, Sel, Args) ->
+    d(C, Sel, R, Args);
+send(R, Sel, Args) ->
+    beamtalk_send:send(R, Sel, Args).
+
+%% @doc Send Sel to the value object R of class C.
+d(C, Sel, R, Args) ->
+    beamtalk_send:send_value(C, R, Sel, Args).
+
+%% @doc The classes this version has a clause for.
+classes() -> [].
