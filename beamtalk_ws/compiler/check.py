@@ -12,6 +12,7 @@ import sys
 
 from beamtalk_ws.syntax import SyntaxErrors, ast, parse
 
+from . import lint
 from .errors import CompileError
 from .forms import format_forms
 from .modules import compile_file
@@ -31,7 +32,7 @@ def semantic_pass(module: ast.Module, source: str, filename: str):
             compile_repl_statements(module.items, frozenset(), source, filename)
     except CompileError as e:
         return e.diagnostics
-    return []
+    return lint.warnings(module.items)
 
 
 def emit_forms(path: str, out=None) -> int:

@@ -8,7 +8,7 @@ command or an expression behaves the same way whichever door it came in by
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from beamtalk_ws.compiler import CompileError, classes_needed, compile_module
@@ -38,6 +38,7 @@ class Outcome:
     text: str
     quit: bool = False
     kind: str = "ok"
+    warnings: list = field(default_factory=list)   # shown as `⚠ …`; never stop the input
 
 
 class Repl:
@@ -67,7 +68,7 @@ class Repl:
         except CompileError as e:
             return Outcome(False, e.render(), kind="compile")
         reply = await self.client.eval(compiled.forms, unique=compiled.unique, on_output=on_output)
-        return Outcome(reply.ok, reply.text, kind=reply.kind)
+        return Outcome(reply.ok, reply.text, kind=reply.kind, warnings=compiled.warnings)
 
     async def load(self, arg: str, reload: bool = False, on_output: OutputCallback | None = None) -> Outcome:
         """Compile and load a file or every .bt file of a directory."""
@@ -92,15 +93,16 @@ class Repl:
             loaded = [name for _, _, name, _ in p.modules]
         if not path.is_dir():
             if p.errors:
-                return Outcome(False, p.errors[0][1], kind="load")
-            return Outcome(True, f"Loaded: {', '.join(loaded)}")
+                return Outcome(False, p.errors[0][1], kind="load", warnings=p.warnings)
+            return Outcome(True, f"Loaded: {', '.join(loaded)}", warnings=p.warnings)
         verb = "Reloaded" if reload else "Loaded"
         lines = [f"{verb} {len(loaded)} files from {text}"]
         if p.errors:
             lines = [f"  \u2713 {len(loaded)} files loaded",
                      f"  \u2717 {len(p.errors)} files failed ({', '.join(f.name for f, _ in p.errors)})"]
             lines += [e for _, e in p.errors]
-        return Outcome(not p.errors, "\n".join(lines), kind="ok" if not p.errors else "load")
+        return Outcome(not p.errors, "\n".join(lines), kind="ok" if not p.errors else "load",
+                       warnings=p.warnings)
 
     async def reload_class(self, name: str) -> Outcome:
         """`:reload Counter`: load the class's source file again."""

@@ -132,6 +132,8 @@ async def run(repl: Repl, interactive: bool, history_path=None) -> int:
             return 1
         finally:
             loop.remove_signal_handler(signal.SIGINT)
+        for w in outcome.warnings:
+            print("\u26a0 " + w, file=sys.stderr)
         if outcome.text:
             print(outcome.text)
         if outcome.quit:
