@@ -161,7 +161,7 @@ selector_arity(Sel) ->
 %% @doc {Name, Superclass, Kind, Options} in definition order (parents first).
 stdlib_classes() ->
     P = fun(M) -> {prims, M} end,
-    [{'ProtoObject', nil, object, [{modifiers, [abstract]}, P([beamtalk_prim_protoobject])]},
+    [{'ProtoObject', nil, object, [{modifiers, [abstract]}, P([beamtalk_prim_proto_object])]},
      {'Object', 'ProtoObject', object,
       [P([beamtalk_prim_object]), {sealed_methods, [yourself, 'respondsTo:']}]},
      {'Behaviour', 'Object', object, [{modifiers, [abstract]}, P([beamtalk_prim_behaviour])]},

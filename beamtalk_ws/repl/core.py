@@ -115,6 +115,11 @@ class Repl:
             return Outcome(False, f"{name} has no source file — it was not loaded from a file "
                                   f"(define it in a .bt file and :load it).", kind="command")
         path = found.text[1:-1].replace('""', '"')
+        from beamtalk_ws.compiler.stdlib import is_stdlib_file
+
+        if is_stdlib_file(path):
+            return Outcome(False, f"Cannot redefine stdlib class '{name}': the standard library is "
+                                  f"compiled when a workspace starts.", kind="command")
         return await self.load(path, reload=True)
 
     async def command(self, line: str) -> Outcome:
