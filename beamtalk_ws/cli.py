@@ -141,16 +141,25 @@ def _warn_if_stale_runtime(client) -> None:
 
     from beamtalk_ws.workspace import erlbuild
 
+    from beamtalk_ws.workspace import stdlibbuild
+
     running = client.info.get("runtime")
     if not isinstance(running, (bytes, bytearray)):
         return
     try:
         current = erlbuild.ensure_built()
+        stdlib = stdlibbuild.ensure_built(current)
     except WorkspaceError:
         return
-    if Path(running.decode()).resolve() != current.resolve():
-        print(f"beamtalk: note: workspace '{client.ws.id}' runs an older Erlang runtime than this beamtalk; "
-              f"restart it (`beamtalk workspace stop {client.ws.id}`) to use the new one.", file=sys.stderr)
+    running_stdlib = client.info.get("stdlib")
+    stale = [what for what, now, then in (("Erlang runtime", current, running),
+                                          ("standard library", stdlib, running_stdlib))
+             if isinstance(then, (bytes, bytearray)) and then and now is not None
+             and Path(then.decode()).resolve() != now.resolve()]
+    if stale:
+        print(f"beamtalk: note: workspace '{client.ws.id}' runs an older {' and '.join(stale)} than this "
+              f"beamtalk; restart it (`beamtalk workspace stop {client.ws.id}`) to use the new one.",
+              file=sys.stderr)
 
 
 def _ask_yes(question: str) -> bool:

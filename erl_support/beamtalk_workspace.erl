@@ -336,7 +336,11 @@ info(St, S) ->
              sessions => lists:sort(maps:keys(St#st.sessions)),
              clients => maps:size(St#st.clients),
              otp_release => list_to_binary(erlang:system_info(otp_release)),
-             runtime => unicode:characters_to_binary(filename:dirname(code:which(?MODULE)))},
+             runtime => unicode:characters_to_binary(filename:dirname(code:which(?MODULE))),
+             stdlib => case code:which('bt@stdlib@object') of
+                           P when is_list(P) -> unicode:characters_to_binary(filename:dirname(P));
+                           _ -> <<>>
+                       end},
     case S of
         undefined -> Base;
         #session{name = N, bindings = B} ->
