@@ -21,7 +21,14 @@
 -record(st, {client = undefined, tag = none, last_client = undefined}).
 
 start() ->
-    spawn(fun() -> put('$beamtalk_io', true), loop(#st{}) end).
+    Parent = self(),
+    Ref = make_ref(),
+    Pid = spawn(fun() ->
+                        put('$beamtalk_io', true),    % see is_session_io/1
+                        Parent ! {Ref, ready},
+                        loop(#st{})
+                end),
+    receive {Ref, ready} -> Pid end.
 
 %% @doc Is Pid a session I/O server of this node?
 is_session_io(Pid) when is_pid(Pid), node(Pid) =:= node() ->

@@ -183,11 +183,11 @@ bounded(F, Ms) ->
 %% Inside the test process.
 phases(Runner, Ref, Class, Sel) ->
     case catching(fun() -> beamtalk_send:send(beamtalk_class:class_object(Class), new, []) end) of
-        {error, _, Msg} ->
+        {error, _, _, Msg} ->
             {error, <<"Cannot create the test instance: ", Msg/binary>>};
         {ok, I0} ->
             case catching(fun() -> beamtalk_send:send(I0, setUp, []) end) of
-                {error, _, Msg} ->
+                {error, _, _, Msg} ->
                     teardown(I0),
                     {error, <<"setUp failed: ", Msg/binary>>};
                 {ok, R} ->
@@ -198,8 +198,7 @@ phases(Runner, Ref, Class, Sel) ->
                     Runner ! {Ref, instance, I},
                     Outcome = case catching(fun() -> beamtalk_send:send(I, Sel, []) end) of
                                   {ok, _} -> {pass, nil};
-                                  {error, fail, Msg} -> {fail, Msg};
-                                  {error, error, Msg} -> {error, Msg}
+                                  {error, Status, Msg, _} -> {Status, Msg}
                               end,
                     teardown(I),
                     Outcome
@@ -210,7 +209,7 @@ teardown(I) ->
     _ = catching(fun() -> beamtalk_send:send(I, tearDown, []) end),
     ok.
 
-%% {ok, Value} | {error, fail | error, Message}
+%% {ok, Value} | {error, fail | error, Message, MessageWithoutClass}
 catching(F) ->
     try F() of
         V -> {ok, V}
@@ -222,8 +221,8 @@ classify(C, R, S) ->
     Ex = beamtalk_errors:wrap(C, R, S),
     Msg = beamtalk_exception:message_text(Ex),
     case maps:get(kind, beamtalk_exception:record(Ex), undefined) of
-        assertion_failed -> {error, fail, Msg};
-        _ -> {error, error, <<(atom_to_binary(maps:get(?CK, Ex), utf8))/binary, ": ", Msg/binary>>}
+        assertion_failed -> {error, fail, Msg, Msg};
+        _ -> {error, error, <<(atom_to_binary(maps:get(?CK, Ex), utf8))/binary, ": ", Msg/binary>>, Msg}
     end.
 
 %% @doc Raise the failure of an assertion (kind assertion_failed).
