@@ -21,6 +21,7 @@ import os
 import shutil
 import signal
 import sys
+import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -237,11 +238,16 @@ def _discard(ws) -> None:
         launcher.kill(ws)
     # Interrupted while the node was starting: it has no node.info yet, but
     # its (unique) node name is on its command line.
-    for pid in _pids_of(ws.node_name):
+    pids = _pids_of(ws.node_name)
+    for pid in pids:
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
+    deadline = time.monotonic() + 10
+    while pids and time.monotonic() < deadline:
+        time.sleep(0.02)
+        pids = _pids_of(ws.node_name)
     shutil.rmtree(ws.dir, ignore_errors=True)
 
 
