@@ -173,12 +173,16 @@ await(Pid, Ref, Class, Deadline, Timeout, Inst) ->
             {error, iolist_to_binary(io_lib:format("Test timed out after ~b ms", [Timeout]))}
     end.
 
-%% Run F in a process of its own for at most Ms.
+%% Run F in a process of its own for at most Ms (linked, so it does not
+%% outlive an interrupted runner; the runner traps exits meanwhile).
 bounded(F, Ms) ->
-    {Pid, Mon} = spawn_monitor(F),
+    Pid = spawn_link(F),
+    Mon = erlang:monitor(process, Pid),
     receive {'DOWN', Mon, process, Pid, _} -> ok
-    after Ms -> exit(Pid, kill), erlang:demonitor(Mon, [flush]), ok
-    end.
+    after Ms -> exit(Pid, kill), receive {'DOWN', Mon, process, Pid, _} -> ok end
+    end,
+    unlink(Pid),
+    receive {'EXIT', Pid, _} -> ok after 0 -> ok end.
 
 %% Inside the test process.
 phases(Runner, Ref, Class, Sel) ->
