@@ -165,7 +165,7 @@ selector_arity(Sel) ->
 %% @doc {Name, Superclass, Kind, Options} in definition order (parents first).
 stdlib_classes() ->
     P = fun(M) -> {prims, M} end,
-    [{'ProtoObject', nil, object, [{modifiers, [abstract]}, P([beamtalk_prim_protoobject])]},
+    [{'ProtoObject', nil, object, [{modifiers, [abstract]}, P([beamtalk_prim_proto_object])]},
      {'Object', 'ProtoObject', object,
       [P([beamtalk_prim_object]), {sealed_methods, [yourself, 'respondsTo:']}]},
      {'Behaviour', 'Object', object, [{modifiers, [abstract]}, P([beamtalk_prim_behaviour])]},
@@ -214,7 +214,11 @@ stdlib_classes() ->
      {'BEAMError', 'Error', value, []},
      {'ExitError', 'BEAMError', value, []},
      {'ThrowError', 'BEAMError', value, []},
-     {'StackFrame', 'Value', value, []},
+     {'StackFrame', 'Value', value,
+      [{modifiers, [sealed]}, P([beamtalk_prim_stack_frame]),
+       {fields, [{method, fun() -> nil end}, {receiverClass, fun() -> nil end},
+                 {arguments, fun() -> 0 end}, {moduleName, fun() -> nil end},
+                 {file, fun() -> nil end}, {line, fun() -> nil end}]}]},
      {'CompiledMethod', 'Value', value,
       [{modifiers, [sealed]}, primitive, P([beamtalk_prim_compiled_method])]},
      {'DateTime', 'Value', value, [{modifiers, [sealed]}]},

@@ -14,25 +14,37 @@
 %% beamtalk_exception); raw BEAM errors become RuntimeError (badarith,
 %% badarg, ... with the term as message), ExitError or ThrowError.
 -spec wrap(error | exit | throw, term(), list()) -> map().
-wrap(error, #{?CLASS_KEY := _, error := _} = Ex, _Stack) ->
+wrap(C, R, Stack) ->
+    with_stack(wrap0(C, R, Stack), Stack).
+
+%% The frames where the exception was raised (stdlib §6 `stackTrace`), kept
+%% small: arguments become arities.  An exception that already has frames
+%% (re-signalled, passed on) keeps its first ones.
+with_stack(#{stacktrace := _} = Ex, _) -> Ex;
+with_stack(Ex, Stack) when is_list(Stack), Stack =/= [] ->
+    Ex#{stacktrace => [{M, F, if is_list(A) -> length(A); true -> A end, Loc}
+                       || {M, F, A, Loc} <- Stack]};
+with_stack(Ex, _) -> Ex.
+
+wrap0(error, #{?CLASS_KEY := _, error := _} = Ex, _Stack) ->
     maps:without(['$bt_ctx', '$bt_searched'], Ex);
-wrap(error, {beamtalk_error, Kind, Class, Selector, Message, Hint, Details}, _Stack) ->
+wrap0(error, {beamtalk_error, Kind, Class, Selector, Message, Hint, Details}, _Stack) ->
     exception(Kind, Class, Selector, Message, Hint, Details);
-wrap(error, undef, [{M, F, Args, _} | _]) ->
+wrap0(error, undef, [{M, F, Args, _} | _]) ->
     Arity = if is_list(Args) -> length(Args); true -> Args end,
     Msg = iolist_to_binary(io_lib:format("Undefined function: ~ts:~ts/~b", [M, F, Arity])),
     exception(runtime_error, undefined, undefined, Msg, nil, #{});
-wrap(error, {badarity, {Fun, Args}}, _Stack) when is_function(Fun), is_list(Args) ->
+wrap0(error, {badarity, {Fun, Args}}, _Stack) when is_function(Fun), is_list(Args) ->
     {arity, N} = erlang:fun_info(Fun, arity),
     Msg = iolist_to_binary(io_lib:format(
             "Wrong number of arguments: block expects ~b but was called with ~b",
             [N, length(Args)])),
     exception(arity_mismatch, 'Block', undefined, Msg, nil, #{});
-wrap(error, Reason, _Stack) ->
+wrap0(error, Reason, _Stack) ->
     exception(runtime_error, undefined, undefined, term_text(Reason), nil, #{reason => Reason});
-wrap(exit, Reason, _Stack) ->
+wrap0(exit, Reason, _Stack) ->
     exception(erlang_exit, undefined, undefined, term_text(Reason), nil, #{reason => Reason});
-wrap(throw, Reason, _Stack) ->
+wrap0(throw, Reason, _Stack) ->
     exception(erlang_throw, undefined, undefined, term_text(Reason), nil, #{reason => Reason}).
 
 exception(Kind, Class, Selector, Message, Hint, Details) ->

@@ -27,7 +27,7 @@ nil_if_undefined(V) -> V.
 'details'(Ex) -> maps:get(details, rec(Ex), #{}).
 'printString'(Ex) -> beamtalk_print:base_print_string(Ex).
 'displayString'(Ex) -> beamtalk_print:base_print_string(Ex).
-'stackTrace'(_Ex) -> [].
+'stackTrace'(Ex) -> [beamtalk_prim_stack_frame:frame(F) || F <- maps:get(stacktrace, Ex, [])].
 'isResumable'(Ex) ->
     case maps:find('$bt_ctx', Ex) of
         {ok, #{mode := signal}} -> true;

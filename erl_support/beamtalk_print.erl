@@ -173,6 +173,8 @@ print_dictionary(M) ->
              || {K, V} <- maps:to_list(M)],
     iolist_to_binary(["#{", join(lists:sort(Pairs), <<", ">>), "}"]).
 
+print_tagged('StackFrame', V) ->
+    beamtalk_prim_stack_frame:'printString'(V);
 print_tagged('Association', #{key := K, value := V}) ->
     iolist_to_binary([print_string(K), " -> ", print_string(V)]);
 print_tagged('ErlangModule', #{module := M}) ->

@@ -86,7 +86,7 @@ async def main() -> None:
         tc = "Erlang bench_baseline tc: "
         rows = []
 
-        async def paired(bt_code: str, er_code: str, rounds: int = 5) -> tuple[int, int]:
+        async def paired(bt_code: str, er_code: str, rounds: int = 9) -> tuple[int, int]:
             """Best of `rounds` alternated rounds per side (each round is itself the
             best of five runs), so both sides see the same machine load."""
             bts, ers = [], []

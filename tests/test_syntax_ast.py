@@ -111,3 +111,37 @@ def test_not_equal_to_plain_tuples_either_way():
     assert not (v == ("x", A.NO_SPAN)) and not (("x", A.NO_SPAN) == v)
     assert ("x", A.NO_SPAN) != v
     assert v != ("x",) and A.Super() != ()
+
+
+def _eager_line_col(src, offset):
+    line = src.count("\n", 0, offset) + 1
+    return line, offset - (src.rfind("\n", 0, offset) + 1) + 1
+
+
+SPAN_SOURCES = [
+    "x := 3 +\n  4 foo",
+    'Object subclass: A\n  state: x = 0\n  /// doc\n  foo: a => ^a + self.x\n\n  bar =>\n    #(1, 2) do: [:e |\n      Transcript show: e; cr]\n',
+    '\n\n"a\nb" size\r\n  + 1. y := #{#k => "v{1 + 2}w"}\n',
+    "x match: [0 -> #zero; {a, -1} -> a; _ -> nil]",
+]
+
+
+@pytest.mark.parametrize("src", SPAN_SOURCES)
+def test_lazy_spans_match_eager_line_and_column(src):
+    m = parse(src)
+    for n in m.walk():
+        sp = n.span
+        assert isinstance(sp, A.Span)
+        assert 0 <= sp.start <= sp.end <= len(src)
+        if isinstance(n, A.CascadeMessage):
+            continue  # the first message keeps its receiver's line/column
+        assert (sp.line, sp.col) == _eager_line_col(src, sp.start), (n, sp)
+
+
+def test_line_table():
+    src = "ab\n\ncd\n"
+    t = A.LineTable(src)
+    assert t.starts() == [0, 3, 4, 7]
+    assert [t.line_col(k) for k in range(len(src) + 1)] == [_eager_line_col(src, k) for k in range(len(src) + 1)]
+    assert t.span(4, 6) == A.Span(4, 6, 3, 1)
+    assert A.LineTable("").starts() == [0]

@@ -12,10 +12,11 @@ Nothing reaches the node unless every pass succeeded.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from beamtalk_ws.syntax import ast, parse
 
+from . import lint
 from .units import compile_repl_statements
 from .errors import CompileError
 from .semantic import ScopeCheck
@@ -28,6 +29,7 @@ class CompiledInput:
     forms: list
     unique: bool          # True when the input makes funs: it needs a module of its own
     module: ast.Module
+    warnings: list = field(default_factory=list)   # rendered warning texts (compiler.lint)
 
 
 def compile_input(source: str, bound=frozenset(), filename: str = "<input>", table=None) -> CompiledInput:
@@ -62,7 +64,7 @@ def compile_module(module: ast.Module, source: str, bound=frozenset(), filename:
     if diagnostics:
         raise CompileError(diagnostics, source, filename)
     forms, unique = compile_repl_statements(statements, frozenset(bound), source, filename, table)
-    return CompiledInput(forms, unique, module)
+    return CompiledInput(forms, unique, module, lint.render(lint.warnings(statements), source, filename))
 
 
 __all__ = ["CompileError", "CompiledInput", "compile_input", "compile_module", "classes_needed", "STAGES"]

@@ -40,15 +40,49 @@ class Cells:
     def __init__(self, gen):
         self.gen = gen
 
+    @staticmethod
+    def cell_key(name: str) -> str:
+        """The environment entry recording that variable `name` holds a stored cell block."""
+        return "$cell " + name
+
+    def stored_block(self, node, body, ctx):
+        """`b := [count := count + 1]`: a stored block that assigns outer
+        variables becomes a cell block with a cell of its own; sends that are
+        given `b` (`b value`, `coll do: b`) in the same scope thread the
+        variables back (spec semantics §4.5).  Answers None for other values."""
+        block = node.value
+        if not isinstance(block, ast.Block):
+            return None
+        from .control import assigned_names
+
+        self.gen.load_bound(sorted(assigned_names([block])), body, ctx, line_of(node))
+        names = assigned_outer(block, ctx)
+        if not names:
+            return None
+        if STATE in names:
+            return None  # field assignment in a stored block: the generator reports it
+        line = line_of(node)
+        self.gen.makes_funs = True
+        key = body.bind(F.call("erlang", "make_ref", [], line), line, hint="Cell")
+        w = names
+        captured = F.tuple_([ctx.env[n] for n in w], line)
+        fun = self.cell_block(block, key, captured, w, body, ctx)
+        ctx.env[self.cell_key(node.target.name)] = (key, tuple(w))
+        return fun
+
     def send(self, node, selector, body, ctx):
         """Generate `node` with cell blocks, or answer None when it has none."""
         if isinstance(node, ast.BinarySend):
             return None
         parts = [node.receiver] + (list(node.arguments) if isinstance(node, ast.KeywordSend) else [])
         blocks = [p for p in parts if isinstance(p, ast.Block)]
-        if not blocks:
+        stored = [ctx.env[self.cell_key(p.name)] for p in parts
+                  if isinstance(p, ast.Variable) and self.cell_key(p.name) in ctx.env]
+        if not blocks and not stored:
             return None
-        w = self.gen.inliner.threaded(blocks, body, ctx, line_of(node))
+        w = self.gen.inliner.threaded(blocks, body, ctx, line_of(node)) if blocks else []
+        for _, names in stored:
+            w += [n for n in names if n not in w and n in ctx.env]
         if not w:
             return None
         line = line_of(node)
@@ -60,14 +94,23 @@ class Cells:
                   else gen.gen(p, body, ctx) for p in parts]
         receiver, args = values[0], values[1:]
         body.add(F.call("erlang", "put", [key, F.tuple_([ctx.env[n] for n in w], line)], line))
+        for skey, names in stored:
+            body.add(F.call("erlang", "put", [skey, F.tuple_([ctx.env[n] for n in names], line)], line))
         call = rt(R.SEND, [receiver, F.atom(selector, line), F.list_(args, None, line)], line)
         c, e, st = (F.var(gen.fresh(h), line) for h in ("Cc", "Ce", "Cs"))
         handler = F.clause([(F.A("tuple"), line, [c, e, st])], [],
-                           [F.call("erlang", "erase", [key], line),
-                            F.call("erlang", "raise", [c, e, st], line)], line)
+                           [F.call("erlang", "erase", [k], line) for k in [key] + [s for s, _ in stored]]
+                           + [F.call("erlang", "raise", [c, e, st], line)], line)
         result = body.bind(F.try_([call], [], [handler], (), line), line)
         new = [F.var(gen.fresh("W"), line) for _ in w]
         body.add(F.match(F.tuple_(new, line), F.call("erlang", "erase", [key], line), line))
+        # A stored block's cell holds what its runs left; it wins over this send's own.
+        fresh = dict(zip(w, new))
+        for skey, names in stored:
+            got = [F.var(gen.fresh("W"), line) for _ in names]
+            body.add(F.match(F.tuple_(got, line), F.call("erlang", "erase", [skey], line), line))
+            fresh.update(zip(names, got))
+        new = [fresh[n] for n in w]
         for name, var in zip(w, new):
             ctx.env[name] = var
             if ctx.repl is not None and not ctx.in_block:
@@ -94,3 +137,15 @@ class Cells:
         fbody.add(F.call("erlang", "put", [key, F.tuple_([inner.env[n] for n in w], line)], line))
         fbody.add(value)
         return F.fun([F.clause(params, [], fbody.exprs, line)], line)
+
+
+def assigned_outer(block, ctx) -> list:
+    """Names of the enclosing scope a block assigns (sorted; `STATE` when it
+    assigns a field of an actor)."""
+    from .control import assigned_names
+
+    names = assigned_names([block])
+    out = sorted(n for n in names if n in ctx.env and n != "self" and not n.startswith("$"))
+    if "self" in names and STATE in ctx.env:
+        out.append(STATE)
+    return out

@@ -200,8 +200,11 @@ class ExprGen:
     def gen_Assignment(self, node, body, ctx):
         line = line_of(node)
         target = node.target
-        value = self.gen(node.value, body, ctx)
+        stored = self.cells.stored_block(node, body, ctx) if isinstance(target, ast.Variable) else None
+        value = stored if stored is not None else self.gen(node.value, body, ctx)
         if isinstance(target, ast.Variable):
+            if stored is None:
+                ctx.env.pop(self.cells.cell_key(target.name), None)
             var = body.bind(value, line, hint="V")
             ctx.env[target.name] = var
             if ctx.repl is not None and not ctx.in_block:

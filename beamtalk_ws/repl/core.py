@@ -8,7 +8,7 @@ command or an expression behaves the same way whichever door it came in by
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from beamtalk_ws.compiler import CompileError, classes_needed, compile_module
@@ -39,6 +39,7 @@ class Outcome:
     text: str
     quit: bool = False
     kind: str = "ok"
+    warnings: list = field(default_factory=list)   # shown as `⚠ …`; never stop the input
 
 
 class Repl:
@@ -68,7 +69,7 @@ class Repl:
         except CompileError as e:
             return Outcome(False, e.render(), kind="compile")
         reply = await self.client.eval(compiled.forms, unique=compiled.unique, on_output=on_output)
-        return Outcome(reply.ok, reply.text, kind=reply.kind)
+        return Outcome(reply.ok, reply.text, kind=reply.kind, warnings=compiled.warnings)
 
     async def load(self, arg: str, reload: bool = False, on_output: OutputCallback | None = None) -> Outcome:
         """Compile and load a file or every .bt file of a directory."""
@@ -93,15 +94,16 @@ class Repl:
             loaded = [name for _, _, name, _ in p.modules]
         if not path.is_dir():
             if p.errors:
-                return Outcome(False, p.errors[0][1], kind="load")
-            return Outcome(True, f"Loaded: {', '.join(loaded)}")
+                return Outcome(False, p.errors[0][1], kind="load", warnings=p.warnings)
+            return Outcome(True, f"Loaded: {', '.join(loaded)}", warnings=p.warnings)
         verb = "Reloaded" if reload else "Loaded"
         lines = [f"{verb} {len(loaded)} files from {text}"]
         if p.errors:
             lines = [f"  \u2713 {len(loaded)} files loaded",
                      f"  \u2717 {len(p.errors)} files failed ({', '.join(f.name for f, _ in p.errors)})"]
             lines += [e for _, e in p.errors]
-        return Outcome(not p.errors, "\n".join(lines), kind="ok" if not p.errors else "load")
+        return Outcome(not p.errors, "\n".join(lines), kind="ok" if not p.errors else "load",
+                       warnings=p.warnings)
 
     async def reload_class(self, name: str) -> Outcome:
         """`:reload Counter`: load the class's source file again."""
@@ -114,6 +116,11 @@ class Repl:
             return Outcome(False, f"{name} has no source file — it was not loaded from a file "
                                   f"(define it in a .bt file and :load it).", kind="command")
         path = found.text[1:-1].replace('""', '"')
+        from beamtalk_ws.compiler.stdlib import is_stdlib_file
+
+        if is_stdlib_file(path):
+            return Outcome(False, f"Cannot redefine stdlib class '{name}': the standard library is "
+                                  f"compiled when a workspace starts.", kind="command")
         return await self.load(path, reload=True)
 
     async def test(self, arg: str, on_output: OutputCallback | None = None) -> Outcome:

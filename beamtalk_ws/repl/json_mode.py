@@ -105,7 +105,10 @@ class JsonRepl:
 
 
 def _reply(outcome) -> dict:
-    return {"value": outcome.text} if outcome.ok else {"error": outcome.text}
+    reply = {"value": outcome.text} if outcome.ok else {"error": outcome.text}
+    if outcome.warnings:
+        reply["warnings"] = list(outcome.warnings)
+    return reply
 
 
 def _op(text: str):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from beamtalk_ws.compiler import CompileError
 from beamtalk_ws.compiler.classes import ClassInfo, ClassTable
+from beamtalk_ws.compiler import lint
 from beamtalk_ws.compiler.modules import compile_file
 from beamtalk_ws.syntax import SyntaxErrors, ast, parse
 
@@ -28,6 +29,7 @@ def bt_files(path: Path) -> list[Path]:
 class LoadPlan:
     modules: list = field(default_factory=list)      # [(module, forms, class_name, file)]
     errors: list = field(default_factory=list)       # [(file, rendered error)]
+    warnings: list = field(default_factory=list)     # rendered warnings (compiler.lint)
 
 
 async def plan(paths: list[Path], client) -> LoadPlan:
@@ -66,6 +68,7 @@ async def plan(paths: list[Path], client) -> LoadPlan:
         except CompileError as e:
             result.errors.append((f, e.render()))
             continue
+        result.warnings += lint.render(lint.warnings(module.items), source, str(f))
         compiled[cc.name] = (cc, f)
     for name in _superclass_order({n: local[n] for n in compiled if n in local}):
         cc, f = compiled[name]

@@ -141,6 +141,8 @@ async def run(repl: Repl, interactive: bool, history_path=None) -> int:
             loop.remove_signal_handler(signal.SIGINT)
         if shown["open_line"]:
             print()                  # output without a final newline (`Transcript show: "x"`)
+        for w in outcome.warnings:
+            print("\u26a0 " + w, file=sys.stderr)
         if outcome.text:
             print(outcome.text)
         if outcome.quit:

@@ -19,7 +19,9 @@ Conventions
 
 from __future__ import annotations
 
-from operator import itemgetter as _itemgetter
+from bisect import bisect_right as _bisect_right
+from itertools import accumulate as _accumulate, repeat as _repeat
+from operator import add as _add, itemgetter as _itemgetter
 from typing import Any, NamedTuple, Optional, Union
 
 
@@ -35,6 +37,43 @@ class Span(NamedTuple):
 
 
 NO_SPAN = Span(0, 0, 1, 1)
+
+
+class LineTable:
+    """Line starts of one source text, computed on first use: turns offsets
+    into ``Span``s.  The parser stores this table (shared) plus start and
+    end offsets in every node instead of a ``Span`` (the node's ``span`` is
+    derived on access)."""
+
+    __slots__ = ("source", "_starts")
+
+    def __init__(self, source: str):
+        self.source = source
+        self._starts = None
+
+    def starts(self) -> list:
+        """Offsets where the lines start (``starts()[k]`` is line k+1)."""
+        st = self._starts
+        if st is None:
+            st = [0]
+            st += _accumulate(map(_add, map(len, self.source.split("\n")), _repeat(1)))
+            st.pop()
+            self._starts = st
+        return st
+
+    def line_col(self, offset: int):
+        """1-based (line, column) of ``offset``."""
+        st = self.starts()
+        line = _bisect_right(st, offset)
+        return line, offset - st[line - 1] + 1
+
+    def span(self, start: int, end: int) -> Span:
+        st = self.starts()
+        line = _bisect_right(st, start)
+        return _tnew(Span, (start, end, line, start - st[line - 1] + 1))
+
+    def __reduce__(self):
+        return (LineTable, (self.source,))
 
 
 class _NoCompare:
@@ -64,7 +103,10 @@ class Node(tuple):
     A node is a tuple subclass (construction is one ``tuple.__new__`` call,
     the parser's hot path) laid out as: the fields that take part in
     equality in declaration order, then those that do not (``source``), then
-    ``span``.  Fields are read-only attributes; equality, hashing and
+    three items giving the span: start offset, end offset, and either a
+    ``Span`` (nodes built with ``span=``) or the ``LineTable`` of the parsed
+    source, from which ``span`` is derived on access (the parser never
+    builds ``Span`` objects for nodes).  Fields are read-only attributes; equality, hashing and
     ``repr`` behave as for a frozen dataclass whose ``span`` (and
     ``source``) fields are ``compare=False`` (and ``span`` ``repr=False``):
     nodes of different classes are never equal, ordering is not supported,
@@ -74,18 +116,24 @@ class Node(tuple):
     The public constructor is ``Cls(*fields, span=NO_SPAN)`` (fields by
     position or by keyword, with their defaults).  ``_fields`` lists the
     field names in declaration order (without ``span``); ``_layout`` the
-    tuple layout (with ``span`` last).
+    tuple layout (``_start``, ``_end``, ``_where`` last).
     """
 
     __slots__ = ()
     _fields: tuple = ()
-    _layout: tuple = ("span",)
+    _layout: tuple = ("_start", "_end", "_where")
     _ncompare = 0
 
     def __new__(cls, *, span=NO_SPAN):
-        return _tnew(cls, (span,))
+        return _tnew(cls, (span[0], span[1], span))
 
-    span = _tuplegetter(0, "Source range of the node")
+    @property
+    def span(self) -> Span:
+        """Source range of the node."""
+        w = self[-1]
+        if w.__class__ is LineTable:
+            return w.span(self[-3], self[-2])
+        return w
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
@@ -98,12 +146,12 @@ class Node(tuple):
         fields_ = tuple(n for n, _d in specs)
         compared = [n for n, d in specs if not isinstance(d, _NoCompare)]
         uncompared = [n for n, d in specs if isinstance(d, _NoCompare)]
-        layout = tuple(compared + uncompared + ["span"])
+        layout = tuple(compared + uncompared + ["_start", "_end", "_where"])
         cls._fields = fields_
         cls._layout = layout
         cls._ncompare = len(compared)
         cls.__match_args__ = fields_
-        for k, name in enumerate(layout):
+        for k, name in enumerate(layout[:-3]):
             setattr(cls, name, _tuplegetter(k, None))
         # constructor
         params = []
@@ -121,7 +169,7 @@ class Node(tuple):
                 defaults["_d_" + name] = d
                 params.append(f"{name}=_d_{name}")
         args = ", ".join(params + ["*", "span=_NO_SPAN"])
-        items = "".join(f"{n}, " for n in layout)
+        items = "".join(f"{n}, " for n in layout[:-3]) + "span[0], span[1], span"
         ns = {"_tnew": _tnew, "_NO_SPAN": NO_SPAN, **defaults}
         exec(f"def __new__(cls, {args}):\n    return _tnew(cls, ({items}))\n", ns)
         new = ns["__new__"]
@@ -168,12 +216,16 @@ class Node(tuple):
 
     def _replace(self, **changes):
         """A copy with some fields (or ``span``) changed."""
-        values = {n: getattr(self, n) for n in self._layout}
+        values = {n: getattr(self, n) for n in self._layout[:-3]}
+        tail = tuple(self[-3:])
         for k, v in changes.items():
-            if k not in values:
+            if k == "span":
+                tail = (v[0], v[1], v)
+            elif k not in values:
                 raise TypeError(f"{self.__class__.__name__} has no field {k!r}")
-            values[k] = v
-        return _tnew(self.__class__, tuple(values[n] for n in self._layout))
+            else:
+                values[k] = v
+        return _tnew(self.__class__, tuple(values[n] for n in self._layout[:-3]) + tail)
 
     # -- traversal ----------------------------------------------------------
     def children(self):
@@ -550,17 +602,6 @@ Statement = Node
 
 LITERAL_NODES = (IntegerLit, FloatLit, StringLit, InterpolatedString, SymbolLit, CharLit)
 SEND_NODES = (UnarySend, BinarySend, KeywordSend, Cascade)
-
-
-def _fast_factory(cls):
-    """A positional constructor ``f(*fields, span)`` (fields in declaration
-    order) without defaults or keywords."""
-    names = list(cls._fields) + ["span"]
-    args = ", ".join(names)
-    items = "".join(f"{n}, " for n in cls._layout)
-    ns = {"_tnew": _tnew, "_cls": cls}
-    exec(f"def make({args}):\n    return _tnew(_cls, ({items}))\n", ns)
-    return ns["make"]
 
 
 def split_keyword_selector(selector: str) -> tuple:

@@ -24,7 +24,7 @@ import gc
 from typing import Optional
 
 from . import ast as A
-from .ast import Span
+from .ast import LineTable, Span
 from .diagnostics import Diagnostic
 from .lexer import (
     K_ASSIGN,
@@ -152,7 +152,7 @@ class ParseError(Exception):
 
 class Parser:
     __slots__ = (
-        "source", "filename", "toks", "K", "V", "S", "E", "NL", "LN", "CO",
+        "source", "filename", "toks", "K", "V", "S", "E", "NL", "LN", "CO", "T",
         "i", "diags", "seen", "depth", "in_class", "base", "in_method", "stmt_start",
     )
 
@@ -168,6 +168,7 @@ class Parser:
         self.NL = t.nls
         self.LN = t.lines
         self.CO = t.cols
+        self.T = LineTable(source)  # shared by the nodes: spans on demand
         self.i = 0
         self.diags: list = []
         self.seen: set = set()  # (offset, message) of reported diagnostics
@@ -181,11 +182,7 @@ class Parser:
     # ------------------------------------------------------------ utilities
     def span(self, a: int, b: int) -> Span:
         """Span from the start of token a to the end of token b."""
-        return _tnew(Span, (self.S[a], self.E[b], self.LN[a], self.CO[a]))
-
-    def span_from(self, node_span: Span) -> Span:
-        """Span from a node's start to the end of the last consumed token."""
-        return _tnew(Span, (node_span[0], self.E[self.i - 1], node_span[2], node_span[3]))
+        return self.T.span(self.S[a], self.E[b])
 
     def tok_text(self, i: int) -> str:
         return self.source[self.S[i] : self.E[i]]
@@ -274,8 +271,7 @@ class Parser:
                 self.depth = 0
                 self.in_class = self.in_method = False
                 self.recover(start, e.depth)
-        span = _tnew(Span, (0, len(self.source), 1, 1))
-        return A.Module(tuple(items), span=span)
+        return _tnew(A.Module, (tuple(items), 0, len(self.source), self.T))
 
     def maybe_declaration(self, i: int) -> bool:
         """Cheap pre-check (token i is an identifier): could a class header,
@@ -333,7 +329,7 @@ class Parser:
     # ------------------------------------------------------------ statements
     def make_cast(self, st):
         if isinstance(st, (A.UnarySend, A.BinarySend, A.KeywordSend, A.Cascade)):
-            return _tnew(_Cast, (st, _tnew(Span, (st.span[0], self.E[self.i], st.span[2], st.span[3]))))
+            return _tnew(_Cast, (st, st[-3], self.E[self.i], self.T))
         self.report(
             "Cast '!' can only follow a message send",
             self.i,
@@ -348,7 +344,7 @@ class Parser:
         if k == K_CARET:
             self.i = i + 1
             value = self.parse_assignment()
-            return _tnew(_Return, (value, _tnew(Span, (self.S[i], self.E[self.i - 1], self.LN[i], self.CO[i]))))
+            return _tnew(_Return, (value, self.S[i], self.E[self.i - 1], self.T))
         if k == K_EXPECT:
             return self.parse_expect()
         return self.parse_assignment()
@@ -366,7 +362,7 @@ class Parser:
                     j,
                     hint="categories are " + ", ".join(EXPECT_CATEGORIES),
                 )
-            return _tnew(_Expect, (cat, self.span(i, j)))
+            return _tnew(_Expect, (cat, self.S[i], self.E[j], self.T))
         self.error("Expected a category after @expect (dnu, type, unused or all)", j if self.K[j] != K_EOF else i)
 
     def parse_assignment(self):
@@ -378,7 +374,7 @@ class Parser:
             c = name[0]
             if "A" <= c <= "Z" or name == "super":
                 self.error("Assignment target must be an identifier or field access", i)
-            lhs = _tnew(_Variable, (name, _tnew(Span, (self.S[i], self.E[i], self.LN[i], self.CO[i]))))
+            lhs = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
             self.i = i + 2
             j = self.i
             if K[j] == K_IDENT and K[j + 1] == K_ASSIGN:  # a := b := …
@@ -387,8 +383,7 @@ class Parser:
                 self.depth -= 1
             else:
                 value = self.parse_assignment()
-            ls = lhs.span
-            return _tnew(_Assignment, (lhs, value, _tnew(Span, (ls[0], self.E[self.i - 1], ls[2], ls[3]))))
+            return _tnew(_Assignment, (lhs, value, lhs[-3], self.E[self.i - 1], self.T))
         lhs = self.parse_keyword()
         k = K[self.i]
         if k == K_SEMI:
@@ -401,8 +396,7 @@ class Parser:
             self.enter()
             value = self.parse_assignment()
             self.depth -= 1
-            ls = lhs.span
-            return _tnew(_Assignment, (lhs, value, _tnew(Span, (ls[0], self.E[self.i - 1], ls[2], ls[3]))))
+            return _tnew(_Assignment, (lhs, value, lhs[-3], self.E[self.i - 1], self.T))
         return lhs
 
     def parse_cascade(self, first):
@@ -413,13 +407,13 @@ class Parser:
         messages = []
         if isinstance(first, A.UnarySend):
             receiver = first.receiver
-            messages.append(_tnew(_CascadeMessage, (first.selector, (), self._msg_span(first),)))
+            messages.append(_tnew(_CascadeMessage, (first.selector, (), first.receiver[-2], first[-2], self._msg_span(first))))
         elif isinstance(first, A.BinarySend):
             receiver = first.receiver
-            messages.append(_tnew(_CascadeMessage, (first.operator, (first.argument,), self._msg_span(first),)))
+            messages.append(_tnew(_CascadeMessage, (first.operator, (first.argument,), first.receiver[-2], first[-2], self._msg_span(first))))
         elif isinstance(first, A.KeywordSend):
             receiver = first.receiver
-            messages.append(_tnew(_CascadeMessage, (first.selector, first.arguments, self._msg_span(first),)))
+            messages.append(_tnew(_CascadeMessage, (first.selector, first.arguments, first.receiver[-2], first[-2], self._msg_span(first))))
         else:
             receiver = None
         V = self.V
@@ -431,7 +425,7 @@ class Parser:
             k = K[i]
             if k == K_IDENT:
                 self.i += 1
-                messages.append(_tnew(_CascadeMessage, (V[i], (), self.span(i, i),)))
+                messages.append(_tnew(_CascadeMessage, (V[i], (), self.S[i], self.E[i], self.T)))
             elif k == K_KEYWORD:
                 parts = []
                 args = []
@@ -444,11 +438,11 @@ class Parser:
                     parts.append(V[j])
                     self.i += 1
                     args.append(self.parse_binary(0))
-                messages.append(_tnew(_CascadeMessage, ("".join(parts), tuple(args), self.span(i, self.i - 1),)))
+                messages.append(_tnew(_CascadeMessage, ("".join(parts), tuple(args), self.S[i], self.E[self.i - 1], self.T)))
             elif k == K_BINOP and V[i] in _PREC:
                 self.i += 1
                 arg = self.parse_unary()
-                messages.append(_tnew(_CascadeMessage, (V[i], (arg,), self.span(i, self.i - 1),)))
+                messages.append(_tnew(_CascadeMessage, (V[i], (arg,), self.S[i], self.E[self.i - 1], self.T)))
             else:
                 if k == K_ERROR:
                     self.lex_error(i)
@@ -459,13 +453,13 @@ class Parser:
                 span=first.span,
                 hint="a cascade sends several messages to the receiver of the first message",
             )
-        return _tnew(_Cascade, (receiver, tuple(messages), self.span_from(first.span)))
+        return _tnew(_Cascade, (receiver, tuple(messages), first[-3], self.E[self.i - 1], self.T))
 
     def _msg_span(self, send) -> Span:
-        """Span of the first cascade message: from after the receiver."""
+        """Span of the first cascade message: from after the receiver (with
+        the receiver's line and column)."""
         r = send.receiver.span
-        s = send.span
-        return _tnew(Span, (r[1], s[1], r[2], r[3]))
+        return _tnew(Span, (r[1], send[-2], r[2], r[3]))
 
     def stop_here(self, i: int) -> bool:
         """In a method body (at its own nesting level), does the NL-before
@@ -507,9 +501,7 @@ class Parser:
                 self.CO[j] == 1 or V[j] in _DECL_KEYWORDS or self.method_def_at(j) >= 0
             ):
                 break
-        rs = recv.span
-        return _tnew(_KeywordSend, (
-            recv, "".join(parts), tuple(args), _tnew(Span, (rs[0], self.E[self.i - 1], rs[2], rs[3]))))
+        return _tnew(_KeywordSend, (recv, "".join(parts), tuple(args), recv[-3], self.E[self.i - 1], self.T))
 
     def unary_tail(self, node):
         """Unary selectors on the same line after ``node``."""
@@ -518,9 +510,10 @@ class Parser:
         NL = self.NL
         E = self.E
         i = self.i
-        ns = node.span
+        ns = node[-3]
+        T = self.T
         while K[i] == K_IDENT and not NL[i]:
-            node = _tnew(_UnarySend, (node, V[i], _tnew(Span, (ns[0], E[i], ns[2], ns[3]))))
+            node = _tnew(_UnarySend, (node, V[i], ns, E[i], T))
             i += 1
         self.i = i
         return node
@@ -559,8 +552,7 @@ class Parser:
                 self.depth -= 1
             else:
                 right = self.parse_binary(prec + 1)
-            ls = left.span
-            left = _tnew(_BinarySend, (left, op, right, _tnew(Span, (ls[0], self.E[self.i - 1], ls[2], ls[3]))))
+            left = _tnew(_BinarySend, (left, op, right, left[-3], self.E[self.i - 1], self.T))
 
     def parse_unary(self):
         node = self.parse_primary()
@@ -571,9 +563,10 @@ class Parser:
         V = self.V
         NL = self.NL
         E = self.E
-        ns = node.span
+        ns = node[-3]
+        T = self.T
         while K[i] == K_IDENT and not NL[i]:
-            node = _tnew(_UnarySend, (node, V[i], _tnew(Span, (ns[0], E[i], ns[2], ns[3]))))
+            node = _tnew(_UnarySend, (node, V[i], ns, E[i], T))
             i += 1
         self.i = i
         return node
@@ -594,17 +587,16 @@ class Parser:
             if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
                 return self.parse_field_access(i)
             self.i = i + 1
-            sp = _tnew(Span, (S[i], E[i], self.LN[i], self.CO[i]))
             c = name[0]
             if "A" <= c <= "Z":
-                return _tnew(_GlobalRef, (name, sp))
+                return _tnew(_GlobalRef, (name, S[i], E[i], self.T))
             if name == "super":
-                return _tnew(_Super, (sp,))
-            return _tnew(_Variable, (name, sp))
+                return _tnew(_Super, (S[i], E[i], self.T))
+            return _tnew(_Variable, (name, S[i], E[i], self.T))
         f = _LITERAL_KINDS.get(k)
         if f is not None:
             self.i = i + 1
-            return _tnew(f, (self.V[i], _tnew(Span, (self.S[i], self.E[i], self.LN[i], self.CO[i]))))
+            return _tnew(f, (self.V[i], self.S[i], self.E[i], self.T))
         if k == K_LBRACKET:
             return self.parse_block()
         if k == K_LPAREN:
@@ -642,12 +634,11 @@ class Parser:
         S = self.S
         E = self.E
         name = V[i]
-        sp = self.span(i, i)
-        node = _tnew(_GlobalRef, (name, sp,)) if self.is_upper(name) else _tnew(_Variable, (name, sp))
+        node = _tnew(_GlobalRef if self.is_upper(name) else _Variable, (name, S[i], E[i], self.T))
         j = i
         while K[j + 1] == K_PERIOD and S[j + 1] == E[j] and K[j + 2] == K_IDENT and S[j + 2] == E[j + 1]:
             j += 2
-            node = _tnew(_FieldAccess, (node, V[j], self.span(i, j)))
+            node = _tnew(_FieldAccess, (node, V[j], S[i], E[j], self.T))
         self.i = j + 1
         return node
 
@@ -663,7 +654,7 @@ class Parser:
             self.lex_error(j)
         else:
             self.error(f"Expected a name after @{kind} (a string or identifier)", j if k != K_EOF else i)
-        node = _tnew(_Primitive, (name, kind, self.span(i, j)))
+        node = _tnew(_Primitive, (name, kind, self.S[i], self.E[j], self.T))
         if not self.in_method:
             self.report(f"@{kind} can only appear inside a method body (after =>)", span=node.span)
         return node
@@ -692,7 +683,7 @@ class Parser:
             self.i += 1
         body = self.parse_body_until_bracket()
         self.depth -= 1
-        return _tnew(_Block, (tuple(params), body, self.span(start, self.i - 1)))
+        return _tnew(_Block, (tuple(params), body, self.S[start], self.E[self.i - 1], self.T))
 
     def parse_body_until_bracket(self):
         """Statements of a block up to and including the closing ']'."""
@@ -756,7 +747,7 @@ class Parser:
                 hint="an interpolation holds one expression without cascade, assignment or '^'",
             )
         self.depth -= 1
-        return _tnew(_InterpolatedString, (tuple(parts), self.span(start, self.i - 1)))
+        return _tnew(_InterpolatedString, (tuple(parts), self.S[start], self.E[self.i - 1], self.T))
 
     def _comma(self, i: int) -> bool:
         return self.K[i] == K_BINOP and self.V[i] == ","
@@ -793,7 +784,7 @@ class Parser:
             self.i += 1
             tail = self.parse_unary()
         self.close_literal(K_RPAREN, "Expected ')' to close list literal", start)
-        return _tnew(_ListLit, (tuple(elements), tail, self.span(start, self.i - 1)))
+        return _tnew(_ListLit, (tuple(elements), tail, self.S[start], self.E[self.i - 1], self.T))
 
     def parse_array(self):
         start = self.i
@@ -801,7 +792,7 @@ class Parser:
         self.i += 1
         elements = self.comma_items(K_RBRACKET, lambda: self.parse_binary(0))
         self.close_literal(K_RBRACKET, "Expected ']' to close array literal", start)
-        return _tnew(_ArrayLit, (tuple(elements), self.span(start, self.i - 1)))
+        return _tnew(_ArrayLit, (tuple(elements), self.S[start], self.E[self.i - 1], self.T))
 
     def parse_map(self):
         start = self.i
@@ -809,14 +800,14 @@ class Parser:
         self.i += 1
         pairs = self.comma_items(K_RBRACE, self.parse_map_pair)
         self.close_literal(K_RBRACE, "Expected '}' to close map literal", start)
-        return _tnew(_MapLit, (tuple(pairs), self.span(start, self.i - 1)))
+        return _tnew(_MapLit, (tuple(pairs), self.S[start], self.E[self.i - 1], self.T))
 
     def parse_map_pair(self):
         K = self.K
         V = self.V
         i = self.i
         if K[i] == K_IDENT and K[i + 1] == K_FATARROW and not self.is_upper(V[i]):
-            key = _tnew(_SymbolLit, (V[i], self.span(i, i)))
+            key = _tnew(_SymbolLit, (V[i], self.S[i], self.E[i], self.T))
             self.i += 1
         else:
             key = self.parse_unary()
@@ -826,7 +817,7 @@ class Parser:
             self.error(f"Expected '=>' after map key, found {self.describe(self.i)}")
         self.i += 1
         value = self.parse_binary(0)
-        return _tnew(_MapPair, (key, value, self.span_from(key.span)))
+        return _tnew(_MapPair, (key, value, key[-3], self.E[self.i - 1], self.T))
 
     # ------------------------------------------------------------ match
     def parse_match(self, subject):
@@ -861,7 +852,7 @@ class Parser:
                 self.error(f"Expected '->' after match pattern, found {self.describe(self.i)}")
             self.i += 1
             body = self.parse_keyword()
-            arms.append(_tnew(_MatchArm, (pattern, guard, body, self.span(a, self.i - 1),)))
+            arms.append(_tnew(_MatchArm, (pattern, guard, body, self.S[a], self.E[self.i - 1], self.T)))
             k = K[self.i]
             if k == K_SEMI:
                 self.i += 1
@@ -873,7 +864,7 @@ class Parser:
             self.close_error("Expected ']' to close match", open_i)
         self.i += 1
         self.depth -= 1
-        return _tnew(_Match, (subject, tuple(arms), self.span_from(subject.span)))
+        return _tnew(_Match, (subject, tuple(arms), subject[-3], self.E[self.i - 1], self.T))
 
     def parse_pattern(self):
         K = self.K
@@ -883,18 +874,18 @@ class Parser:
         if k == K_IDENT:
             self.i += 1
             if V[i] == "_":
-                return _tnew(_WildcardPattern, (self.span(i, i),))
-            return _tnew(_VariablePattern, (V[i], self.span(i, i)))
+                return _tnew(_WildcardPattern, (self.S[i], self.E[i], self.T))
+            return _tnew(_VariablePattern, (V[i], self.S[i], self.E[i], self.T))
         f = _LITERAL_KINDS.get(k)
         if f is not None:
             self.i += 1
-            lit = _tnew(f, (V[i], self.span(i, i)))
-            return _tnew(_LiteralPattern, (lit, lit.span))
+            lit = _tnew(f, (V[i], self.S[i], self.E[i], self.T))
+            return _tnew(_LiteralPattern, (lit, lit[-3], lit[-2], lit[-1]))
         if k == K_BINOP and V[i] == "-" and K[i + 1] in (K_INT, K_FLOAT):
             self.i += 2
             v = -V[i + 1]
-            lit = _tnew(_IntegerLit if K[i + 1] == K_INT else _FloatLit, (v, self.span(i, i + 1)))
-            return _tnew(_LiteralPattern, (lit, lit.span))
+            lit = _tnew(_IntegerLit if K[i + 1] == K_INT else _FloatLit, (v, self.S[i], self.E[i + 1], self.T))
+            return _tnew(_LiteralPattern, (lit, lit[-3], lit[-2], lit[-1]))
         if k == K_LBRACE:
             self.enter()
             self.i += 1
@@ -910,7 +901,7 @@ class Parser:
                 self.close_error("Expected '}' to close tuple pattern", i)
             self.i += 1
             self.depth -= 1
-            return _tnew(_TuplePattern, (tuple(elements), self.span(i, self.i - 1)))
+            return _tnew(_TuplePattern, (tuple(elements), self.S[i], self.E[self.i - 1], self.T))
         if k == K_ERROR:
             self.lex_error(i)
         self.error(f"Expected a pattern, found {self.describe(i)}")
@@ -1121,7 +1112,10 @@ class Parser:
             tuple(methods),
             doc,
             self.source[self.S[start] : end],
-            self.span(start, self.i - 1)))
+            self.S[start],
+            self.E[self.i - 1],
+            self.T,
+        ))
 
     def expect_before_item(self, i: int) -> bool:
         """``@expect cat`` at token i followed by a class-body declaration?"""
@@ -1186,7 +1180,7 @@ class Parser:
             self.in_method = False
             self.base = self.depth
             default = self.parse_statement()
-        return _tnew(_StateDecl, (name, typ, default, doc, None, self.span(start, self.i - 1)))
+        return _tnew(_StateDecl, (name, typ, default, doc, None, self.S[start], self.E[self.i - 1], self.T))
 
     def parse_type(self) -> str:
         K = self.K
@@ -1247,7 +1241,10 @@ class Parser:
             doc,
             None,  # expect
             source,
-            _tnew(Span, (self.S[start], body_end, self.LN[start], self.CO[start]))))
+            self.S[start],
+            body_end,
+            self.T,
+        ))
 
     def parse_pattern_def(self):
         K = self.K
@@ -1362,7 +1359,7 @@ class Parser:
             j += 1
         self.i = j + 1  # skip '>>'
         m = self.parse_method(class_side_default=class_side, doc=doc, standalone=True)
-        return _tnew(_StandaloneMethod, (class_name, class_side, m, self.span(start, self.i - 1)))
+        return _tnew(_StandaloneMethod, (class_name, class_side, m, self.S[start], self.E[self.i - 1], self.T))
 
 
 def _replace(node, **changes):

@@ -164,7 +164,10 @@ signal_and_signal_colon() ->
     %% errorClass is the signalling class
     ?assertEqual('MyError', maps:get(class, maps:get(error, ex(F)))),
     %% no '$bt_searched' mark escapes
-    ?assertEqual(['$beamtalk_class', error], lists:sort(maps:keys(ex(F)))).
+    ?assertEqual(['$beamtalk_class', error], lists:sort(maps:keys(maps:remove(stacktrace, ex(F))))),
+    %% the frames where it was raised are kept for stackTrace
+    ?assert(is_list(maps:get(stacktrace, ex(F)))).
+
 
 resignal_in_handler() ->
     %% re-raising a caught exception with signal / signal:

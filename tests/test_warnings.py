@@ -1,0 +1,56 @@
+"""Compiler warnings (compiler/lint.py): shown, never blocking (DESIGN §3 `"warnings"`)."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import run_beamtalk
+
+from beamtalk_ws.compiler import compile_input
+
+
+def test_unreachable_code_after_a_top_level_return_is_a_located_warning():
+    c = compile_input("x := 1.\n^x.\n3 + 4")
+    assert len(c.warnings) == 1
+    assert c.warnings[0].startswith("<input>:3:1: warning: Unreachable code after `^`")
+
+
+def test_unreachable_code_in_methods_and_blocks():
+    c = compile_input("Object subclass: Unr\n  foo => ^1. 2\n  bar => [:x | ^x. 3]")
+    assert [w.split(":")[1:3] for w in c.warnings] == [["2", "14"], ["3", "20"]]
+
+
+def test_code_without_dead_statements_has_no_warnings():
+    assert compile_input("x := 1. ^x").warnings == []
+
+
+async def test_a_warning_does_not_stop_the_input(repl):
+    out = await repl.evaluate("y := 5.\n^y.\ny + 1")
+    assert out.ok and out.text == "5"
+    assert out.warnings and "Unreachable code" in out.warnings[0]
+
+
+async def test_load_reports_warnings_of_the_file(repl, tmp_path):
+    path = tmp_path / "unreachable_load.bt"
+    path.write_text("Object subclass: UnreachableLoad\n  foo => ^1. 2\n")
+    out = await repl.evaluate(f":load {path}")
+    assert out.ok and out.text == "Loaded: UnreachableLoad"
+    assert len(out.warnings) == 1 and "unreachable_load.bt:2:14" in out.warnings[0]
+
+
+def test_json_reply_carries_warnings(workspace):
+    reqs = [{"id": 1, "op": "eval", "code": "^1. 2"}, {"id": 2, "op": "eval", "code": "1 + 1"}]
+    proc = run_beamtalk(["repl", "--json", "--workspace", workspace.id],
+                        input="".join(json.dumps(r) + "\n" for r in reqs))
+    replies = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert replies[0]["value"] == "1" and "Unreachable code" in replies[0]["warnings"][0]
+    assert replies[1] == {"id": 2, "value": "2"}
+
+
+def test_check_prints_warnings_and_succeeds(tmp_path):
+    path = tmp_path / "warn.bt"
+    path.write_text("Object subclass: Warn\n  foo => ^1. 2\n")
+    proc = run_beamtalk(["check", str(path)])
+    assert proc.returncode == 0
+    assert "warn.bt:2:14: warning: Unreachable code after `^`" in proc.stdout
+    assert "1 warning" in proc.stderr
