@@ -25,7 +25,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import TextIO
 
 from beamtalk_ws.workspace.client import TestOutcome
 
@@ -267,5 +267,3 @@ def repl_output(results: list[TestOutcome]) -> tuple[bool, str]:
     """What `:test` prints, and whether everything passed."""
     return all_passed(results), human_report(results)
 
-
-OutputCallback = Callable[[str], None]
