@@ -49,6 +49,14 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--force", action="store_true", help="kill the node if it does not answer")
     wsub.add_parser("list", help="list workspaces")
 
+    test = sub.add_parser("test", help="run BUnit tests in a fresh workspace",
+                          description="Compile and load the .bt files (a directory means every .bt file "
+                                      "below it; fixtures/ directories are loaded first) into a fresh "
+                                      "workspace and run every test method of every TestCase subclass.")
+    test.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: test/)")
+    test.add_argument("--format", choices=("text", "json"), default="text",
+                      help="json: one JSON object per line per test")
+
     check = sub.add_parser("check", help="check .bt files for errors", add_help=False)
     check.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
@@ -65,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(cmd_repl(args))
         if args.command == "workspace":
             return cmd_workspace(args, parser)
+        if args.command == "test":
+            from beamtalk_ws.bunit import cmd_test
+            return cmd_test(args.paths, args.format)
         parser.print_help()
         return 2
     except WorkspaceError as e:

@@ -188,6 +188,8 @@ print_tagged('Set', #{elements := Elems}) when is_list(Elems) ->
     iolist_to_binary(["Set(", join([print_string(E) || E <- Elems], <<", ">>), ")"]);
 print_tagged('CompiledMethod', #{selector := Sel}) ->
     iolist_to_binary(["a CompiledMethod(", atom_to_binary(Sel, utf8), ")"]);
+print_tagged('TestResult', #{passed := P, total := T}) ->
+    iolist_to_binary(["TestResult(", integer_to_binary(P), "/", integer_to_binary(T), " passed)"]);
 print_tagged(_Class, #{error := #{kind := _}} = Ex) ->
     %% An exception prints as its message text (DESIGN D9).
     beamtalk_exception:message_text(Ex);
