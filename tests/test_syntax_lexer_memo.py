@@ -1,6 +1,6 @@
-"""The lexer's fast path memoises kind/value per token text (``_KIND`` /
-``_VALUE``); only texts whose kind and value do not depend on their context
-may be memoised.  Lines/columns are computed lazily from the line table."""
+"""The lexer's fast path memoises (kind, value) per token text (``_MEMO``);
+only texts whose kind and value do not depend on their context may be
+memoised.  Lines/columns are computed lazily from the line table."""
 
 import pytest
 
@@ -21,8 +21,7 @@ def _arrays(src):
 
 @pytest.mark.parametrize("src", SOURCES)
 def test_memo_warm_and_cold_agree(src):
-    L._KIND.clear()
-    L._VALUE.clear()
+    L._MEMO.clear()
     cold = _arrays(src)
     warm = _arrays(src)
     # and with every source of the list seen before
@@ -43,4 +42,4 @@ def test_memo_is_bounded(monkeypatch):
     monkeypatch.setattr(L, "_MEMO_LIMIT", 10)
     L.lex(" ".join(f"name{k}" for k in range(50)))
     L.lex("a")
-    assert len(L._KIND) < 50
+    assert len(L._MEMO) < 50

@@ -259,18 +259,16 @@ class Tokens:
         return Token(self.kinds[i], self.values[i], self.span(i), self.nls[i], self.text(i))
 
 
-#: memo of the fast path: token text -> kind / value for every token whose
+#: memo of the fast path: token text -> (kind, value) for every token whose
 #: kind and value depend on its text alone (cleared when it grows too big)
-_KIND: dict = {}
-_VALUE: dict = {}
+_MEMO: dict = {}
 _MEMO_LIMIT = 200_000
-#: kind recorded in _KIND for texts that need the slow path (strings with
-#: interpolations, unterminated quoted symbols, a lone '$', end of range)
-_SPECIAL = "special"
 
 
 def _classify(tok: str):
-    """Kind and value of a fast-path token text, or (_SPECIAL, None)."""
+    """(kind, value) of a fast-path token text, or None for the texts that
+    need the slow path (strings with interpolations, unterminated quoted
+    symbols, a lone '$', the end of the range)."""
     code = _FIRST.get(tok[0], _C_OTHER) if tok else _C_OTHER
     if code == _C_ID:
         return (K_KEYWORD if tok[-1] == ":" else K_IDENT), tok
@@ -300,12 +298,12 @@ def _classify(tok: str):
             if '"' in val:
                 val = val.replace('""', '"')
             return K_STRING, val
-        return _SPECIAL, None
+        return None
     if not tok:
-        return _SPECIAL, None
+        return None
     g = _rare_group(code, tok)
     if g == "qsymx" or (g == "other" and tok == "$"):
-        return _SPECIAL, None
+        return None
     return _rare_text(g, tok)
 
 
@@ -373,9 +371,9 @@ class _Lexer:
                 pos = self._scan(pos, end)
 
     def _scan_fast(self, pos: int, end: int):
-        """Fast path: ``split`` gives the (trivia, token text) pairs; kinds
-        and values come from a memo keyed by the token text.  Returns None
-        when the range is done, or a position to restart from."""
+        """Fast path: ``split`` gives the (trivia, token text) pairs; kind and
+        value come from a memo keyed by the token text.  Returns None when
+        the range is done, or a position to restart from."""
         src = self.src
         flat = _FAST.split(src if pos == 0 and end == self.n else src[pos:end])
         t = self.t
@@ -384,28 +382,27 @@ class _Lexer:
         starts_ = t.starts
         ends_ = t.ends
         nls_ = t.nls
-        kind_of = _KIND.get
-        value_of = _VALUE.__getitem__
+        memo = _MEMO
         for triv, tok in zip(flat[1::3], flat[2::3]):
             ts = pos + len(triv)
             pos = ts + len(tok)
-            kind = kind_of(tok)
-            if kind is None:
-                kind, val = _classify(tok)
-                _KIND[tok] = kind
-                _VALUE[tok] = val
-            if kind is _SPECIAL:
-                nl = "\n" in triv
-                if not tok:  # end of range
-                    if end == self.n and "/*" in triv:
-                        self._check_unterminated_comment(ts - len(triv), ts)
-                    return None
-                p = self._special(tok, ts, pos, nl, end)
-                if p != pos:
-                    return p  # the regex disagreed: restart after it
-                continue
+            try:
+                kind, val = memo[tok]
+            except KeyError:
+                kv = _classify(tok)
+                if kv is None:  # context dependent, or the end of the range
+                    if not tok:
+                        if end == self.n and "/*" in triv:
+                            self._check_unterminated_comment(ts - len(triv), ts)
+                        return None
+                    p = self._special(tok, ts, pos, "\n" in triv, end)
+                    if p != pos:
+                        return p  # the regex disagreed: restart after it
+                    continue
+                memo[tok] = kv
+                kind, val = kv
             kinds_.append(kind)
-            values_.append(value_of(tok))
+            values_.append(val)
             starts_.append(ts)
             ends_.append(pos)
             nls_.append("\n" in triv)
@@ -751,9 +748,8 @@ def _short(text: str) -> str:
 def lex(source: str) -> Tokens:
     """Tokenise ``source`` into arrays (never raises; bad input becomes
     ``K_ERROR`` tokens).  The last token is ``K_EOF``."""
-    if len(_KIND) > _MEMO_LIMIT:
-        _KIND.clear()
-        _VALUE.clear()
+    if len(_MEMO) > _MEMO_LIMIT:
+        _MEMO.clear()
     lx = _Lexer(source)
     n = len(source)
     lx.run(0, n)
