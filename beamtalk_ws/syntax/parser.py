@@ -243,7 +243,10 @@ class Parser:
     def enter(self):
         self.depth += 1
         if self.depth > MAX_NESTING:
-            self.error("Expression nesting is too deep", hint=f"expressions may nest at most {MAX_NESTING} levels")
+            self.nesting_error()
+
+    def nesting_error(self):
+        self.error("Expression nesting is too deep", hint=f"expressions may nest at most {MAX_NESTING} levels")
 
     def is_upper(self, name: str) -> bool:
         c = name[0]
@@ -385,7 +388,9 @@ class Parser:
             self.i = i + 2
             j = self.i
             if K[j] == K_IDENT and K[j + 1] == K_ASSIGN:  # a := b := …
-                self.enter()
+                self.depth += 1
+                if self.depth > MAX_NESTING:
+                    self.nesting_error()
                 value = self.parse_assignment()
                 self.depth -= 1
             else:
@@ -400,7 +405,9 @@ class Parser:
             if not isinstance(lhs, (A.Variable, A.FieldAccess)):
                 self.error("Assignment target must be an identifier or field access", span=lhs.span)
             self.i += 1
-            self.enter()
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                self.nesting_error()
             value = self.parse_assignment()
             self.depth -= 1
             return _tnew(_Assignment, (lhs, value, lhs[-3], self.E[self.i - 1], self.T))
@@ -591,10 +598,20 @@ class Parser:
             name = V[i]
             S = self.S
             E = self.E
-            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
-                return self.parse_field_access(i)
-            self.i = i + 1
             c = name[0]
+            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
+                # field access ``a.b.c`` (tight dots), inlined
+                T = self.T
+                s = S[i]
+                node = _tnew(_GlobalRef if "A" <= c <= "Z" else _Variable, (name, s, E[i], T))
+                j = i + 2
+                node = _tnew(_FieldAccess, (node, V[j], s, E[j], T))
+                while K[j + 1] == K_PERIOD and S[j + 1] == E[j] and K[j + 2] == K_IDENT and S[j + 2] == E[j + 1]:
+                    j += 2
+                    node = _tnew(_FieldAccess, (node, V[j], s, E[j], T))
+                self.i = j + 1
+                return node
+            self.i = i + 1
             if "A" <= c <= "Z":
                 return _tnew(_GlobalRef, (name, S[i], E[i], self.T))
             if name == "super":
@@ -634,20 +651,6 @@ class Parser:
         if self.K[i] == K_ERROR:
             self.lex_error(i)
         self.error(message, i)
-
-    def parse_field_access(self, i: int):
-        K = self.K
-        V = self.V
-        S = self.S
-        E = self.E
-        name = V[i]
-        node = _tnew(_GlobalRef if self.is_upper(name) else _Variable, (name, S[i], E[i], self.T))
-        j = i
-        while K[j + 1] == K_PERIOD and S[j + 1] == E[j] and K[j + 2] == K_IDENT and S[j + 2] == E[j + 1]:
-            j += 2
-            node = _tnew(_FieldAccess, (node, V[j], S[i], E[j], self.T))
-        self.i = j + 1
-        return node
 
     def parse_primitive(self):
         i = self.i
