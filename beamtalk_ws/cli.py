@@ -14,6 +14,7 @@ import sys
 
 from beamtalk_ws import __version__
 from beamtalk_ws.workspace import launcher, paths
+from beamtalk_ws.dist.errors import DistError
 from beamtalk_ws.workspace.errors import WorkspaceError
 
 
@@ -79,6 +80,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     except WorkspaceError as e:
+        print(f"beamtalk: {e}", file=sys.stderr)
+        return 1
+    except DistError as e:
+        # The node went away or refused us while we talked to it (it was
+        # stopped, killed, or restarted under us): say so, no traceback.
         print(f"beamtalk: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

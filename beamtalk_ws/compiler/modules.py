@@ -117,7 +117,7 @@ def _class_module(cdef: ast.ClassDef, mod: str, table, source_file: str | None =
     # Field and class-variable defaults become exported functions too.
     for sel, args in sends:
         if sel in ("fields:", "classVars:"):
-            args[0] = _defaults_to_functions(args[0], sel, functions, exports, ext_fun, line)
+            args[0] = _defaults_to_functions(args[0], sel, functions, exports, ext_fun, line, stdlib)
     if stdlib:
         return _stdlib_module(cdef, mod, sends, functions, exports, dispatch, line)
     body = Body(counter)
@@ -153,7 +153,7 @@ def _class_module(cdef: ast.ClassDef, mod: str, table, source_file: str | None =
     ]
 
 
-def _defaults_to_functions(list_form, sel, functions, exports, ext_fun, line):
+def _defaults_to_functions(list_form, sel, functions, exports, ext_fun, line, stdlib=False):
     """Rewrite `[{Name, fun() -> Default end}]` into exported `'$default x'/0` functions."""
     items = []
     node = list_form
@@ -168,7 +168,12 @@ def _defaults_to_functions(list_form, sel, functions, exports, ext_fun, line):
         clause = fun_form[2][1][0]
         functions.append(F.function(fname, [clause], line))
         exports.append((F.A(fname), 0))
-        out.append(F.tuple_([name_form, ext_fun(fname, 0)], line))
+        if sel == "classVars:" and not stdlib:
+            # Evaluated here, in the load hook: a fun into this module called
+            # from another process would wait for the hook to finish.
+            out.append(F.tuple_([name_form, F.local_call(fname, [], line)], line))
+        else:
+            out.append(F.tuple_([name_form, ext_fun(fname, 0)], line))
     return F.list_(out, None, line)
 
 
