@@ -58,6 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
     test.add_argument("--format", choices=("text", "json"), default="text",
                       help="json: one JSON object per line per test")
 
+    tr = sub.add_parser("transcript", help="follow a workspace's Transcript (Ctrl-C to stop)")
+    tr.add_argument("--workspace", metavar="NAME", help="use the named workspace instead of the project's")
+    tr.add_argument("--no-follow", action="store_true", help="print the buffered text and exit")
+
     check = sub.add_parser("check", help="check .bt files for errors", add_help=False)
     check.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
@@ -74,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(cmd_repl(args))
         if args.command == "workspace":
             return cmd_workspace(args, parser)
+        if args.command == "transcript":
+            return asyncio.run(cmd_transcript(args))
         if args.command == "test":
             from beamtalk_ws.bunit import cmd_test
             return cmd_test(args.paths, args.format)
@@ -148,6 +154,27 @@ async def cmd_repl(args) -> int:
                 await client.stop_workspace()
             except WorkspaceError:
                 pass
+        await client.close()
+
+
+async def cmd_transcript(args) -> int:
+    """`beamtalk transcript`: the buffered Transcript text, then every new chunk as it
+    is written (like `tail -f`), from a workspace that is already running."""
+    from beamtalk_ws.workspace.client import WorkspaceClient
+
+    ws = paths.resolve(args.workspace)
+    client = await WorkspaceClient.connect(ws, session="transcript-" + str(os.getpid()))
+    try:
+        if not args.no_follow:
+            await client.subscribe_transcript()
+        for chunk in await client.transcript_recent():
+            sys.stdout.write(chunk)
+        sys.stdout.flush()
+        while not args.no_follow:
+            sys.stdout.write(await client.next_transcript())
+            sys.stdout.flush()
+        return 0
+    finally:
         await client.close()
 
 

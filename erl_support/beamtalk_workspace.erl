@@ -114,6 +114,8 @@ handle_call({stop_with, Pid}, _From, St) ->
     {reply, ok, St#st{owner = erlang:monitor(process, Pid)}};
 handle_call({transcript_subscribe, Pid}, _From, St) ->
     {reply, catch beamtalk_transcript:subscribe(Pid), St};
+handle_call(transcript_recent, _From, St) ->
+    {reply, catch beamtalk_transcript:recent(), St};
 handle_call({transcript_unsubscribe, Pid}, _From, St) ->
     {reply, catch beamtalk_transcript:unsubscribe(Pid), St};
 handle_call(sessions, _From, St) ->

@@ -137,6 +137,11 @@ class WorkspaceClient:
         instead."""
         await self.call((Atom("transcript_subscribe"), self.mailbox.pid))
 
+    async def transcript_recent(self) -> list[str]:
+        """The Transcript's ring buffer, oldest chunk first."""
+        reply = await self.call(Atom("transcript_recent"))
+        return [_text(t) for t in reply] if isinstance(reply, list) else []
+
     async def unsubscribe_transcript(self) -> None:
         await self.call((Atom("transcript_unsubscribe"), self.mailbox.pid))
 
