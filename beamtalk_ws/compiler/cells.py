@@ -122,11 +122,7 @@ class Cells:
         gen = self.gen
         inner = ctx.block()
         inner.threads_state = STATE in w
-        params = []
-        for p in block.parameters:
-            v = F.var(gen.fresh("P"), line)
-            inner.env[p] = v
-            params.append(v)
+        params = gen.block_params(block, inner, line)
         fbody = body.child()
         start = [F.var(gen.fresh("W"), line) for _ in w]
         fbody.add(F.match(F.tuple_(start, line), rt(R.CELL, [key, captured], line), line))

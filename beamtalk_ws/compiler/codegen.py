@@ -262,15 +262,20 @@ class ExprGen:
         line = line_of(node)
         self.makes_funs = True
         inner = ctx.block()
+        params = self.block_params(node, inner, line)
+        fbody = body.child()
+        value = self.statements(node.body, fbody, inner)
+        fbody.add(value)
+        return F.fun([F.clause(params, [], fbody.exprs, line)], line)
+
+    def block_params(self, node, inner, line) -> list:
+        """Fresh variables for a block's parameters, bound in its scope."""
         params = []
         for p in node.parameters:
             v = F.var(self.fresh("P"), line)
             inner.env[p] = v
             params.append(v)
-        fbody = body.child()
-        value = self.statements(node.body, fbody, inner)
-        fbody.add(value)
-        return F.fun([F.clause(params, [], fbody.exprs, line)], line)
+        return params
 
     # -- sends ---------------------------------------------------------------------------
     def arguments(self, send, body, ctx):

@@ -56,21 +56,28 @@ def ensure_built(src: Path | None = None) -> Path:
     """Return the ebin directory for the current sources, compiling if needed."""
     src = src or erl_support_dir()
     files = _sources(src)
-    target = beamtalk_home() / "cache" / "erl" / _digest(files)
+
+    def build(out: Path) -> None:
+        proc = subprocess.run([find_executable("erlc"), "-o", str(out), *map(str, files)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise WorkspaceError(
+                "Compiling the Erlang runtime failed:\n" + (proc.stdout + proc.stderr).strip()
+            )
+
+    return cached_dir(beamtalk_home() / "cache" / "erl" / _digest(files), build)
+
+
+def cached_dir(target: Path, build) -> Path:
+    """`target`, made by `build(tmp_dir)` into a temporary directory renamed into
+    place only when complete, so a crash or a concurrent start never leaves a
+    half-built cache."""
     if (target / ".complete").exists():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
     try:
-        proc = subprocess.run(
-            [find_executable("erlc"), "-o", str(tmp), *map(str, files)],
-            capture_output=True,
-            text=True,
-        )
-        if proc.returncode != 0:
-            raise WorkspaceError(
-                "Compiling the Erlang runtime failed:\n" + (proc.stdout + proc.stderr).strip()
-            )
+        build(tmp)
         (tmp / ".complete").write_text("ok\n")
         try:
             os.rename(tmp, target)

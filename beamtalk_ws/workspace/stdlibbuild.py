@@ -10,13 +10,12 @@ Beamtalk); a throw-away `erl` turns them into `.beam` files.
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
-from .erlbuild import find_executable
+from .erlbuild import cached_dir, find_executable
 from .errors import WorkspaceError
 from .paths import beamtalk_home
 
@@ -44,41 +43,36 @@ def ensure_built(erl_ebin: Path, directory: Path | None = None) -> Path | None:
     files = stdlib.sources(directory)
     if not files:
         return None
-    target = beamtalk_home() / "cache" / "stdlib" / _digest(files)
-    if (target / ".complete").exists():
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
-    try:
-        _build(erl_ebin, directory, work)
-        (work / "ebin" / ".complete").write_text("ok\n")
-        try:
-            os.rename(work / "ebin", target)
-        except OSError:
-            if not (target / ".complete").exists():  # another process won the race
-                raise
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return target
+    return cached_dir(beamtalk_home() / "cache" / "stdlib" / _digest(files),
+                      lambda out: _build(erl_ebin, directory, out))
 
 
-def _build(erl_ebin: Path, directory: Path | None, work: Path) -> None:
+def _build(erl_ebin: Path, directory: Path | None, out: Path) -> None:
     from beamtalk_ws.compiler import CompileError, stdlib
-    from beamtalk_ws.dist.codec import encode
-    from beamtalk_ws.dist.terms import Atom
     from beamtalk_ws.syntax import SyntaxErrors
 
     try:
         compiled = stdlib.compile_stdlib(directory)
     except (SyntaxErrors, CompileError) as e:
         raise WorkspaceError("The standard library does not compile:\n" + e.render()) from None
+    work = Path(tempfile.mkdtemp(prefix=".forms-", dir=out.parent))
+    try:
+        _compile_forms(compiled, erl_ebin, work, out)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _compile_forms(compiled, erl_ebin: Path, work: Path, out: Path) -> None:
+    from beamtalk_ws.dist.codec import encode
+    from beamtalk_ws.dist.terms import Atom
+
     forms_dir = work / "forms"
     forms_dir.mkdir()
     for cc in compiled:
         (forms_dir / f"{cc.module}.etf").write_bytes(encode((Atom(cc.module), cc.forms)))
     proc = subprocess.run(
         [find_executable("erl"), "-noshell", "-pa", str(erl_ebin),
-         "-beamtalk_stdlib_build", str(forms_dir), str(work / "ebin"),
+         "-beamtalk_stdlib_build", str(forms_dir), str(out),
          "-run", "beamtalk_stdlib", "build_main"],
         capture_output=True, text=True, stdin=subprocess.DEVNULL,
     )
