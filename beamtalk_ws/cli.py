@@ -120,11 +120,11 @@ async def cmd_repl(args) -> int:
         if args.json:
             from beamtalk_ws.repl.json_mode import JsonRepl
             return await JsonRepl(repl).run()
-        from beamtalk_ws.repl import plain
         if interactive:
-            print(f"Beamtalk v{__version__} — workspace '{ws.id}' on {ws.node_name}, session '{args.session}'")
-            print("Type :help for available commands, :exit to quit.")
-        return await plain.run(repl, interactive, history_path=ws.history if interactive else None)
+            from beamtalk_ws.repl import interactive as terminal
+            return await terminal.run(repl, history_path=ws.history)
+        from beamtalk_ws.repl import plain
+        return await plain.run(repl, False)
     finally:
         if args.ephemeral:
             try:
