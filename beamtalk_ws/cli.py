@@ -14,6 +14,7 @@ import sys
 
 from beamtalk_ws import __version__
 from beamtalk_ws.workspace import launcher, paths
+from beamtalk_ws.dist.errors import DistError
 from beamtalk_ws.workspace.errors import WorkspaceError
 
 
@@ -49,6 +50,18 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--force", action="store_true", help="kill the node if it does not answer")
     wsub.add_parser("list", help="list workspaces")
 
+    test = sub.add_parser("test", help="run BUnit tests in a fresh workspace",
+                          description="Compile and load the .bt files (a directory means every .bt file "
+                                      "below it; fixtures/ directories are loaded first) into a fresh "
+                                      "workspace and run every test method of every TestCase subclass.")
+    test.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: test/)")
+    test.add_argument("--format", choices=("text", "json"), default="text",
+                      help="json: one JSON object per line per test")
+
+    tr = sub.add_parser("transcript", help="follow a workspace's Transcript (Ctrl-C to stop)")
+    tr.add_argument("--workspace", metavar="NAME", help="use the named workspace instead of the project's")
+    tr.add_argument("--no-follow", action="store_true", help="print the buffered text and exit")
+
     check = sub.add_parser("check", help="check .bt files for errors", add_help=False)
     check.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
@@ -65,9 +78,19 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(cmd_repl(args))
         if args.command == "workspace":
             return cmd_workspace(args, parser)
+        if args.command == "transcript":
+            return asyncio.run(cmd_transcript(args))
+        if args.command == "test":
+            from beamtalk_ws.bunit import cmd_test
+            return cmd_test(args.paths, args.format)
         parser.print_help()
         return 2
     except WorkspaceError as e:
+        print(f"beamtalk: {e}", file=sys.stderr)
+        return 1
+    except DistError as e:
+        # The node went away or refused us while we talked to it (it was
+        # stopped, killed, or restarted under us): say so, no traceback.
         print(f"beamtalk: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
@@ -134,6 +157,27 @@ async def cmd_repl(args) -> int:
         await client.close()
 
 
+async def cmd_transcript(args) -> int:
+    """`beamtalk transcript`: the buffered Transcript text, then every new chunk as it
+    is written (like `tail -f`), from a workspace that is already running."""
+    from beamtalk_ws.workspace.client import WorkspaceClient
+
+    ws = paths.resolve(args.workspace)
+    client = await WorkspaceClient.connect(ws, session="transcript-" + str(os.getpid()))
+    try:
+        if not args.no_follow:
+            await client.subscribe_transcript()
+        for chunk in await client.transcript_recent():
+            sys.stdout.write(chunk)
+        sys.stdout.flush()
+        while not args.no_follow:
+            sys.stdout.write(await client.next_transcript())
+            sys.stdout.flush()
+        return 0
+    finally:
+        await client.close()
+
+
 def _warn_if_stale_runtime(client) -> None:
     """A workspace keeps the Erlang runtime it was started with; say so when
     this beamtalk would build a different one."""
@@ -141,16 +185,25 @@ def _warn_if_stale_runtime(client) -> None:
 
     from beamtalk_ws.workspace import erlbuild
 
+    from beamtalk_ws.workspace import stdlibbuild
+
     running = client.info.get("runtime")
     if not isinstance(running, (bytes, bytearray)):
         return
     try:
         current = erlbuild.ensure_built()
+        stdlib = stdlibbuild.ensure_built(current)
     except WorkspaceError:
         return
-    if Path(running.decode()).resolve() != current.resolve():
-        print(f"beamtalk: note: workspace '{client.ws.id}' runs an older Erlang runtime than this beamtalk; "
-              f"restart it (`beamtalk workspace stop {client.ws.id}`) to use the new one.", file=sys.stderr)
+    running_stdlib = client.info.get("stdlib")
+    stale = [what for what, now, then in (("Erlang runtime", current, running),
+                                          ("standard library", stdlib, running_stdlib))
+             if isinstance(then, (bytes, bytearray)) and then and now is not None
+             and Path(then.decode()).resolve() != now.resolve()]
+    if stale:
+        print(f"beamtalk: note: workspace '{client.ws.id}' runs an older {' and '.join(stale)} than this "
+              f"beamtalk; restart it (`beamtalk workspace stop {client.ws.id}`) to use the new one.",
+              file=sys.stderr)
 
 
 def _ask_yes(question: str) -> bool:

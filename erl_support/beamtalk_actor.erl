@@ -15,7 +15,10 @@
 %% Protocol: sync send `{Selector, Args}` answered `{ok, Result}` or
 %% `{error, Class, Reason, Stack}` - an error inside a method is caught in
 %% the actor, which keeps running with its previous state, and re-raised in
-%% the caller with its original class.  Cast `{cast, Selector, Args}`
+%% the caller with its original class.  While a call is served, the pid of
+%% the caller is in the process dictionary under `'$bt_caller'` (erased for
+%% casts): `beamtalk_transcript` follows it to route an actor's output to
+%% the evaluation waiting on it.  Cast `{cast, Selector, Args}`
 %% never answers and never reports errors.
 -module(beamtalk_actor).
 -behaviour(gen_server).
@@ -170,7 +173,10 @@ init({{Class, Mod}, State}) ->
     put('$bt_self', {beamtalk_object, Class, Mod, self()}),
     {ok, State}.
 
-handle_call({Sel, Args}, _From, State0) when is_atom(Sel), is_list(Args) ->
+handle_call({Sel, Args}, {Caller, _}, State0) when is_atom(Sel), is_list(Args) ->
+    %% Who is waiting on this message: the Transcript follows it to route
+    %% text an actor writes for an evaluation to that evaluation's output.
+    put('$bt_caller', Caller),
     {T, State} = current(State0),
     Self = get('$bt_self'),
     try beamtalk_send:invoke(T, Self, State, Sel, Args) of
@@ -183,6 +189,7 @@ handle_call(_Other, _From, State) ->
     {reply, {error, error, badarg, []}, State}.
 
 handle_cast({cast, Sel, Args}, State0) when is_atom(Sel), is_list(Args) ->
+    erase('$bt_caller'),                 % nobody waits: background work
     {T, State} = current(State0),
     try beamtalk_send:invoke(T, get('$bt_self'), State, Sel, Args) of
         {_Result, State1} when is_map(State1) -> {noreply, State1};

@@ -19,6 +19,10 @@ start() ->
         Home -> os:putenv("HOME", Home), os:unsetenv("BEAMTALK_USER_HOME")
     end,
     ok = beamtalk_bootstrap:boot(),
+    case arg(beamtalk_stdlib, none) of
+        none -> ok;
+        StdlibDir -> ok = beamtalk_stdlib:load(StdlibDir)
+    end,
     {ok, _} = beamtalk_workspace:start(#{id => list_to_binary(Id),
                                          dir => list_to_binary(Dir),
                                          idle_ms => IdleMs}),

@@ -13,6 +13,7 @@
 %%   +- beamtalk_classes       the registry (beamtalk_class, role registry)
 %%   +- beamtalk_class_sup     simple_one_for_one: one process per class
 %%   +- beamtalk_actor_sup     simple_one_for_one: one process per actor
+%%   +- beamtalk_transcript    the Transcript actor (binds the global)
 %%
 %% Primitive tables are harvested from the exports of the `beamtalk_prim_*`
 %% modules: an exported function named like a selector (`'at:put:'/3`) is an
@@ -85,7 +86,10 @@ init(top) ->
            restart => permanent, type => supervisor},
          #{id => beamtalk_actor_sup,
            start => {supervisor, start_link, [{local, beamtalk_actor_sup}, ?MODULE, actor_sup]},
-           restart => permanent, type => supervisor}],
+           restart => permanent, type => supervisor},
+         #{id => beamtalk_transcript,
+           start => {beamtalk_transcript, start_link, []},
+           restart => permanent, type => worker}],
     {ok, {#{strategy => one_for_one, intensity => 100, period => 1}, Children}};
 init(class_sup) ->
     {ok, {#{strategy => simple_one_for_one, intensity => 1000, period => 1},
@@ -161,7 +165,7 @@ selector_arity(Sel) ->
 %% @doc {Name, Superclass, Kind, Options} in definition order (parents first).
 stdlib_classes() ->
     P = fun(M) -> {prims, M} end,
-    [{'ProtoObject', nil, object, [{modifiers, [abstract]}, P([beamtalk_prim_protoobject])]},
+    [{'ProtoObject', nil, object, [{modifiers, [abstract]}, P([beamtalk_prim_proto_object])]},
      {'Object', 'ProtoObject', object,
       [P([beamtalk_prim_object]), {sealed_methods, [yourself, 'respondsTo:']}]},
      {'Behaviour', 'Object', object, [{modifiers, [abstract]}, P([beamtalk_prim_behaviour])]},
@@ -220,10 +224,12 @@ stdlib_classes() ->
      {'DateTime', 'Value', value, [{modifiers, [sealed]}]},
      {'FileHandle', 'Value', value, [{modifiers, [sealed]}]},
      {'Random', 'Value', value, [{modifiers, [sealed]}]},
-     {'Regex', 'Value', value, [{modifiers, [sealed]}]},
+     {'Regex', 'Value', value,
+      [{modifiers, [sealed]}, P([beamtalk_prim_regex]),
+       {fields, [{source, fun() -> <<>> end}, {options, fun() -> [] end}]}]},
      {'BeamtalkInterface', 'Actor', actor, []},
      {'WorkspaceInterface', 'Actor', actor, []},
-     {'TranscriptStream', 'Actor', actor, []},
+     {'TranscriptStream', 'Actor', actor, [P([beamtalk_prim_transcript_stream])]},
      {'Block', 'Object', object, [{modifiers, [sealed]}, primitive, P([beamtalk_prim_block])]},
      {'Symbol', 'Object', object, [{modifiers, [sealed]}, primitive, P([beamtalk_prim_symbol])]},
      {'Pid', 'Object', object, [{modifiers, [sealed]}, primitive, P([beamtalk_prim_pid])]},
@@ -234,9 +240,9 @@ stdlib_classes() ->
      {'File', 'Object', object, []},
      {'JSON', 'Object', object, [{modifiers, [sealed]}]},
      {'System', 'Object', object, [{modifiers, [sealed]}]},
-     {'TestCase', 'Object', object, []},
-     {'TestResult', 'Object', object, []},
-     {'TestRunner', 'Object', object, []},
+     {'TestCase', 'Object', object, [P([beamtalk_prim_test_case])]},
+     {'TestResult', 'Object', object, [P([beamtalk_prim_test_result])]},
+     {'TestRunner', 'Object', object, [P([beamtalk_prim_test_runner])]},
      {'Erlang', 'ProtoObject', object,
       [{modifiers, [sealed]}, primitive, P([beamtalk_prim_erlang])]},
      {'ErlangModule', 'ProtoObject', object,

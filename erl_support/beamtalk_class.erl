@@ -46,7 +46,7 @@
 
 %% Generated code (runtime_abi.py)
 -export([define/1, global/1, class_var/2, set_class_var/3, info/1, add_method/4]).
--export([define_unbooted/1, define_with_warnings/1]).
+-export([define_unbooted/1, define_with_warnings/1, define_stdlib/1]).
 %% Workspace globals
 -export([set_global/2, unset_global/1, globals/0]).
 %% Runtime API
@@ -82,6 +82,20 @@ define(Desc) ->
 define_unbooted(Desc) ->
     {Obj, _Warnings} = define_checked(Desc),
     Obj.
+
+%% @doc Register the stdlib classes compiled from `stdlib/*.bt` (parents
+%% first) in one registry call; see do_define_batch/1.
+-spec define_stdlib([map()]) -> ok.
+define_stdlib(Descs) ->
+    beamtalk_bootstrap:ensure_booted(),
+    Pairs = [begin
+                 D = normalize(Desc),
+                 {D, [{N, eval_default(N, F)} || {N, F} <- maps:get(class_vars, D)]}
+             end || Desc <- Descs],
+    case gen_server:call(?REG, {define_batch, Pairs}, infinity) of
+        ok -> ok;
+        {error, Ex} -> erlang:error(Ex)
+    end.
 
 %% @doc Like `define/1`, also answering the warnings of the definition
 %% (spec §10: `Class 'X' redefined (was m1, now m2)` when a class moves to
@@ -506,6 +520,8 @@ code_change(_Old, St, _Extra) -> {ok, St}.
 
 registry_call({define, D, Vars}) ->
     do_define(D, Vars);
+registry_call({define_batch, Pairs}) ->
+    do_define_batch(Pairs);
 registry_call({set_doc, Name, Doc}) ->
     case entry(Name) of
         undefined -> not_found(Name);
@@ -545,6 +561,40 @@ do_add_method(Name, Sel, Method, Info) ->
     ok.
 
 do_define(D, Vars) ->
+    {Name, Entry, Old} = define_entry(D, Vars),
+    recompute(affected(Name)),
+    beamtalk_dispatch_gen:set(Name, dispatch_module(Entry)),
+    {ok, class_object(Name), module_warnings(Name, Old, D)}.
+
+%% The stdlib batch: every description laid over the class the bootstrap
+%% made, then all tables recomputed and the dispatch module regenerated once.
+do_define_batch(Pairs) ->
+    Done = [define_entry(overlay(D), Vars) || {D, Vars} <- Pairs],
+    recompute(all_names()),
+    beamtalk_dispatch_gen:set_many([{Name, dispatch_module(E)} || {Name, E, _} <- Done]),
+    ok.
+
+%% A stdlib class compiled from stdlib/*.bt keeps what the bootstrap gave it
+%% and the description does not say: primitives not declared in the file,
+%% its kind, whether it is a primitive (non-instantiable) class.
+overlay(#{name := Name} = D) ->
+    case entry(Name) of
+        undefined -> D;
+        Old ->
+            D#{methods => maps:merge(maps:get(methods, Old, #{}), maps:get(methods, D)),
+               class_methods => maps:merge(maps:get(class_methods, Old, #{}),
+                                           maps:get(class_methods, D)),
+               sealed_methods => lists:usort(maps:get(sealed_methods, Old, [])
+                                             ++ maps:get(sealed_methods, D)),
+               doc => case maps:get(doc, D) of
+                          nil -> maps:get(doc, Old, nil);
+                          Doc -> Doc
+                      end,
+               kind => maps:get(kind, Old),
+               primitive => maps:get(primitive, Old, false)}
+    end.
+
+define_entry(D, Vars) ->
     #{name := Name, superclass := Super, stdlib := Stdlib} = D,
     Old = entry(Name),
     check_protected(Name, Old, Stdlib),
@@ -564,9 +614,7 @@ do_define(D, Vars) ->
     ets:insert(?TAB, {Name, Entry}),
     ets:insert(?TAB, {{pid, Pid}, Name}),
     persistent_term:put({beamtalk_class_tag, class_tag(Name)}, Name),
-    recompute(affected(Name)),
-    beamtalk_dispatch_gen:set(Name, dispatch_module(Entry)),
-    {ok, class_object(Name), module_warnings(Name, Old, D)}.
+    {Name, Entry, Old}.
 
 %% A class compiled from a file routes its value sends through its module's
 %% `'$d'/3` (beamtalk_dispatch); actors and dynamic classes do not.

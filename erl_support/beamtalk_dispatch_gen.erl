@@ -8,18 +8,22 @@
 %% to an actor class, or removal drops the clause, and the class's sends go
 %% back to the table path, which is always correct.
 -module(beamtalk_dispatch_gen).
--export([set/2, entries/0, forms/1]).
+-export([set/2, set_many/1, entries/0, forms/1]).
 
 -define(KEY, beamtalk_dispatch_entries).
 
 %% @doc Route class Name's value sends to Module:'$d'/3, or (none) not.
 -spec set(atom(), module() | none) -> ok.
 set(Name, Module) ->
+    set_many([{Name, Module}]).
+
+%% @doc Several `set/2` with one regeneration.
+-spec set_many([{atom(), module() | none}]) -> ok.
+set_many(Pairs) ->
     Old = entries(),
-    New = case Module of
-              none -> maps:remove(Name, Old);
-              _ -> Old#{Name => Module}
-          end,
+    New = lists:foldl(fun({Name, none}, Acc) -> maps:remove(Name, Acc);
+                         ({Name, Module}, Acc) -> Acc#{Name => Module}
+                      end, Old, Pairs),
     case New =:= Old of
         true -> ok;
         false ->

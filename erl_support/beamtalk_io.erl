@@ -9,13 +9,35 @@
 %% request is running (a process spawned by an earlier input) goes to the last
 %% client of the session, tagged `none`, so background output is not lost
 %% while someone is attached.
+%%
+%% The Transcript hands text written by an evaluation to the session's I/O
+%% server with `{beamtalk_transcript, From, Ref, Text}`; it is delivered like
+%% output when a request is running (answer `{Ref, delivered, Client}`), and
+%% refused otherwise (answer `{Ref, idle}`: the Transcript keeps it for its
+%% buffer and subscribers instead).
 -module(beamtalk_io).
--export([start/0, begin_request/3, finish_request/3, loop/1]).
+-export([start/0, begin_request/3, finish_request/3, is_session_io/1, loop/1]).
 
 -record(st, {client = undefined, tag = none, last_client = undefined}).
 
 start() ->
-    spawn(fun() -> loop(#st{}) end).
+    Parent = self(),
+    Ref = make_ref(),
+    Pid = spawn(fun() ->
+                        put('$beamtalk_io', true),    % see is_session_io/1
+                        Parent ! {Ref, ready},
+                        loop(#st{})
+                end),
+    receive {Ref, ready} -> Pid end.
+
+%% @doc Is Pid a session I/O server of this node?
+is_session_io(Pid) when is_pid(Pid), node(Pid) =:= node() ->
+    case erlang:process_info(Pid, dictionary) of
+        {dictionary, D} -> lists:keymember('$beamtalk_io', 1, D);
+        undefined -> false
+    end;
+is_session_io(_) ->
+    false.
 
 %% @doc Route output to Client (tagged Tag) until finish_request/3.
 begin_request(Io, Client, Tag) ->
@@ -35,6 +57,14 @@ loop(St) ->
             ?MODULE:loop(St);
         {beamtalk_begin, Client, Tag} ->
             ?MODULE:loop(St#st{client = Client, tag = Tag, last_client = Client});
+        {beamtalk_transcript, From, Ref, Bin} ->
+            case St#st.client of
+                undefined -> From ! {Ref, idle};
+                Client ->
+                    Client ! {beamtalk_output, St#st.tag, Bin},
+                    From ! {Ref, delivered, Client}
+            end,
+            ?MODULE:loop(St);
         {beamtalk_final, Tag, Reply} ->
             case St#st.client of
                 undefined -> ok;

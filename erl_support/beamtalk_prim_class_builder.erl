@@ -47,6 +47,7 @@ field_specs(M) when is_map(M) ->
 field_specs(L) when is_list(L) ->
     [case F of
          {N, D} when is_function(D, 0) -> check_name(N), {N, D};
+         {N, V} when is_atom(N) -> check_name(N), {N, constant(V)};   % a value computed by a load hook
          #{'$beamtalk_class' := 'Association', key := N, value := V} -> check_name(N), {N, constant(V)};
          N when is_atom(N) -> check_name(N), {N, constant(nil)};
          _ -> err(<<"ClassBuilder fields: expects a Dictionary or a List of Symbols">>)

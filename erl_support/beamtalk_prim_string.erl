@@ -13,6 +13,11 @@
          'asInteger'/1, 'asFloat'/1, 'asNumber'/1, 'indexOf:'/2, 'take:'/2,
          'drop:'/2, 'repeat:'/2, 'replaceAll:with:'/3, 'copyReplaceAll:with:'/3,
          'includes:'/2, '<'/2, '>'/2, '<='/2, '>='/2, 'join:'/2]).
+-export(['class withAll:'/2, 'matchesRegex:'/2, 'matchesRegex:options:'/3,
+         'firstMatch:'/2, 'allMatches:'/2, 'replaceRegex:with:'/3,
+         'replaceAllRegex:with:'/3, 'splitRegex:'/2, 'replaceFirst:with:'/3,
+         'splitOn:'/2, 'padLeft:'/2, 'padRight:'/2, 'padLeft:with:'/3,
+         'padRight:with:'/3]).
 
 graphemes(S) -> [unicode:characters_to_binary([G]) || G <- string:to_graphemes(S)].
 
@@ -110,3 +115,75 @@ type(S, Sel, _Arg) ->
     beamtalk_exception:raise(type_error, beamtalk_send:class_name(S), Sel,
                              iolist_to_binary(["Type error in '", atom_to_binary(Sel, utf8),
                                                "' on String"]), nil).
+
+%%% ---------------------------------------------------------------------
+%%% Building, padding, plain replacement
+%%% ---------------------------------------------------------------------
+
+%% @doc `String withAll: #("a", "b")`: the strings joined.
+'class withAll:'(_Cls, L) when is_list(L) -> iolist_to_binary(L).
+
+'replaceFirst:with:'(S, Old, New) -> binary:replace(S, Old, New).
+
+%% @doc Split on every occurrence of Sep, keeping empty parts.
+'splitOn:'(S, <<>>) -> graphemes(S);
+'splitOn:'(S, Sep) -> binary:split(S, Sep, [global]).
+
+'padLeft:'(S, W) -> 'padLeft:with:'(S, W, <<" ">>).
+'padRight:'(S, W) -> 'padRight:with:'(S, W, <<" ">>).
+'padLeft:with:'(S, W, P) -> iolist_to_binary([padding(S, W, P), S]).
+'padRight:with:'(S, W, P) -> iolist_to_binary([S, padding(S, W, P)]).
+
+padding(S, W, P) when is_integer(W) ->
+    N = W - string:length(S),
+    if N =< 0; P =:= <<>> -> <<>>;
+       true -> string:slice(binary:copy(P, N), 0, N)
+    end.
+
+%%% ---------------------------------------------------------------------
+%%% Regular expressions (PCRE through `re`); a pattern is a String or a Regex
+%%% ---------------------------------------------------------------------
+
+pattern(#{'$beamtalk_class' := 'Regex', source := Src} = R) -> {Src, maps:get(options, R, [])};
+pattern(P) when is_binary(P) -> {P, []}.
+
+compiled(P, Extra) ->
+    {Src, Opts} = pattern(P),
+    case re:compile(Src, [unicode, ucp | Opts ++ Extra]) of
+        {ok, MP} -> MP;
+        {error, {Why, At}} ->
+            beamtalk_exception:raise(runtime_error, 'String', undefined,
+                                     iolist_to_binary(io_lib:format("Invalid regular expression at ~b: ~ts",
+                                                                    [At, Why])), nil)
+    end.
+
+'matchesRegex:'(S, P) -> re:run(S, compiled(P, []), [{capture, none}]) =:= match.
+
+'matchesRegex:options:'(S, P, Opts) ->
+    re:run(S, compiled(P, [regex_option(O) || O <- Opts]), [{capture, none}]) =:= match.
+
+regex_option(caseInsensitive) -> caseless;
+regex_option(ignoreCase) -> caseless;
+regex_option(multiline) -> multiline;
+regex_option(dotall) -> dotall;
+regex_option(extended) -> extended;
+regex_option(O) when is_atom(O) -> O.
+
+'firstMatch:'(S, P) ->
+    case re:run(S, compiled(P, []), [{capture, first, binary}]) of
+        {match, [M]} -> M;
+        nomatch -> nil
+    end.
+
+'allMatches:'(S, P) ->
+    case re:run(S, compiled(P, []), [global, {capture, first, binary}]) of
+        {match, Ms} -> [M || [M] <- Ms];
+        nomatch -> []
+    end.
+
+'replaceRegex:with:'(S, P, R) -> re:replace(S, compiled(P, []), escape(R), [{return, binary}]).
+'replaceAllRegex:with:'(S, P, R) -> re:replace(S, compiled(P, []), escape(R), [global, {return, binary}]).
+'splitRegex:'(S, P) -> re:split(S, compiled(P, []), [{return, binary}]).
+
+%% The replacement is literal text: `&` and `\\` mean nothing special.
+escape(R) -> binary:replace(binary:replace(R, <<"\\">>, <<"\\\\">>, [global]), <<"&">>, <<"\\&">>, [global]).

@@ -173,6 +173,8 @@ print_dictionary(M) ->
              || {K, V} <- maps:to_list(M)],
     iolist_to_binary(["#{", join(lists:sort(Pairs), <<", ">>), "}"]).
 
+print_tagged('Regex', V) ->
+    beamtalk_prim_regex:'printString'(V);
 print_tagged('StackFrame', V) ->
     beamtalk_prim_stack_frame:'printString'(V);
 print_tagged('Association', #{key := K, value := V}) ->
@@ -186,6 +188,8 @@ print_tagged('Set', #{elements := Elems}) when is_list(Elems) ->
     iolist_to_binary(["Set(", join([print_string(E) || E <- Elems], <<", ">>), ")"]);
 print_tagged('CompiledMethod', #{selector := Sel}) ->
     iolist_to_binary(["a CompiledMethod(", atom_to_binary(Sel, utf8), ")"]);
+print_tagged('TestResult', #{passed := P, total := T}) ->
+    iolist_to_binary(["TestResult(", integer_to_binary(P), "/", integer_to_binary(T), " passed)"]);
 print_tagged(_Class, #{error := #{kind := _}} = Ex) ->
     %% An exception prints as its message text (DESIGN D9).
     beamtalk_exception:message_text(Ex);

@@ -12,6 +12,17 @@
 %% does not grow per input.  An input that creates funs gets a module of its
 %% own that is never purged, so closures stored in bindings, actor state or
 %% classes keep working after any number of later inputs.
+%%
+%% Requests (gen_server calls): `{attach, Client, Session}`,
+%% `{eval, Session, Req}` where Req is `#{forms := Forms}` (an input),
+%% `#{load := [{Module, Forms}]}` (class modules, all or none) or
+%% `#{tests := all | [ClassName], strict := boolean()}` (run BUnit tests;
+%% answered `{tests, [ResultMap], Names}`), each optionally with `timeout`
+%% (ms or infinity); `{interrupt, S}`, `{bindings, S}`, `{clear, S}`,
+%% `{class_info, Names}`, `{transcript_subscribe, Pid}` and
+%% `{transcript_unsubscribe, Pid}` (Pid then receives `{transcript, Text}`,
+%% see beamtalk_transcript), `{stop_with, Pid}` (stop the node when Pid
+%% exits: ephemeral workspaces), `sessions`, `info`, `ping`, `stop`.
 -module(beamtalk_workspace).
 -behaviour(gen_server).
 
@@ -31,6 +42,7 @@
 -record(run, {pid, mon, from, timer}).
 
 -record(st, {id :: binary(),
+             owner = undefined :: undefined | reference(),
              dir :: binary(),
              started :: integer(),
              sessions = #{} :: #{binary() => #session{}},
@@ -96,6 +108,16 @@ handle_call({clear, SessionName}, _From, St) ->
     {reply, ok, put_session(S#session{bindings = #{}}, St1)};
 handle_call({class_info, Names}, _From, St) ->
     {reply, {ok, class_info(Names)}, St};
+handle_call({stop_with, Pid}, _From, St) ->
+    %% An ephemeral workspace (`beamtalk test`) ends with its owner, also
+    %% when the owner is killed or its connection drops.
+    {reply, ok, St#st{owner = erlang:monitor(process, Pid)}};
+handle_call({transcript_subscribe, Pid}, _From, St) ->
+    {reply, catch beamtalk_transcript:subscribe(Pid), St};
+handle_call(transcript_recent, _From, St) ->
+    {reply, catch beamtalk_transcript:recent(), St};
+handle_call({transcript_unsubscribe, Pid}, _From, St) ->
+    {reply, catch beamtalk_transcript:unsubscribe(Pid), St};
 handle_call(sessions, _From, St) ->
     {reply, {ok, lists:sort(maps:keys(St#st.sessions))}, St};
 handle_call(info, _From, St) ->
@@ -142,6 +164,10 @@ handle_info({eval_timeout, Pid}, St) ->
             {noreply, finish(S, {error, timeout, <<"Request timed out">>}, St)};
         error -> {noreply, St}
     end;
+handle_info({'DOWN', Mon, process, _Pid, _Reason}, #st{owner = Mon} = St) ->
+    io:format(user, "beamtalk workspace ~ts: its owner has gone, stopping~n", [St#st.id]),
+    init:stop(),
+    {noreply, St};
 handle_info({'DOWN', Mon, process, Pid, Reason}, St) ->
     case maps:take(Mon, St#st.clients) of
         {_Client, Clients} ->
@@ -208,13 +234,17 @@ start_eval(S, {Client, Tag} = From, Req, St0) ->
                         group_leader(Io, self()),
                         Result = case Req of
                                      #{load := Modules} -> load_modules(Modules);
+                                     #{tests := Which} ->
+                                         run_tests(Which, maps:get(strict, Req, true));
                                      #{forms := Forms} -> evaluate(Mod, Forms, Bindings)
                                  end,
                         Server ! {eval_done, self(), Result}
                 end),
     Mon = erlang:monitor(process, Pid),
-    Timeout = maps:get(timeout, Req, ?DEFAULT_TIMEOUT),
-    Timer = erlang:send_after(Timeout, self(), {eval_timeout, Pid}),
+    Timer = case maps:get(timeout, Req, ?DEFAULT_TIMEOUT) of
+                infinity -> undefined;
+                Timeout -> erlang:send_after(Timeout, self(), {eval_timeout, Pid})
+            end,
     Run = #run{pid = Pid, mon = Mon, from = From, timer = Timer},
     put_session(S#session{running = Run}, St1).
 
@@ -302,6 +332,15 @@ run(Mod, Bindings) ->
         C:R:S -> runtime_error(C, R, S)
     end.
 
+%% The `tests` request: run the tests of `all` TestCase subclasses or of the
+%% named classes (see beamtalk_test_runner:run_named/2); the reply carries
+%% one result map per test.
+run_tests(Which, Strict) ->
+    try beamtalk_test_runner:run_named(Which, Strict) of
+        Results -> {tests, Results}
+    catch C:R:S -> runtime_error(C, R, S)
+    end.
+
 runtime_error(C, R, S) ->
     Ex = beamtalk_errors:wrap(C, R, S),
     {runtime_error, beamtalk_errors:format(Ex), Ex}.
@@ -317,16 +356,19 @@ complete(S, {runtime_error, Text, Ex}, St) ->
 complete(S, {undefined_variable, Text}, St) ->
     finish(S, {error, undefined_variable, Text}, St);
 complete(S, {internal, Text}, St) ->
-    finish(S, {error, internal, Text}, St).
+    finish(S, {error, internal, Text}, St);
+complete(S, {tests, Results}, St) ->
+    finish(S, {tests, Results}, St).
 
 finish(#session{running = #run{pid = Pid, mon = Mon, from = {_, Tag}, timer = Timer}} = S,
        Outcome, St) ->
     erlang:demonitor(Mon, [flush]),
-    _ = erlang:cancel_timer(Timer),
+    _ = Timer =/= undefined andalso erlang:cancel_timer(Timer),
     flush_done(Pid),
     Names = lists:sort(maps:keys(S#session.bindings)),
     Reply = case Outcome of
                 {ok, Text} -> {ok, Text, Names};
+                {tests, Results} -> {tests, Results, Names};
                 {error, Kind, Text} -> {error, Kind, Text, Names}
             end,
     beamtalk_io:finish_request(S#session.io, Tag, Reply),
@@ -356,7 +398,11 @@ info(St, S) ->
              otp_release => list_to_binary(erlang:system_info(otp_release)),
              classes => length(beamtalk_complete:class_names()),
              actors => beamtalk_complete:actor_count(),
-             runtime => unicode:characters_to_binary(filename:dirname(code:which(?MODULE)))},
+             runtime => unicode:characters_to_binary(filename:dirname(code:which(?MODULE))),
+             stdlib => case code:which('bt@stdlib@object') of
+                           P when is_list(P) -> unicode:characters_to_binary(filename:dirname(P));
+                           _ -> <<>>
+                       end},
     case S of
         undefined -> Base;
         #session{name = N, bindings = B} ->

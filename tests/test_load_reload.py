@@ -118,4 +118,6 @@ async def test_reload_one_class_from_its_source_file(repl, tmp_path):
     assert (await repl.evaluate(":reload Greeter")).text == "Loaded: Greeter"
     assert await ok(repl, "Greeter new hi") == "#bonjour"
     out = await repl.evaluate(":reload Integer")
-    assert not out.ok and "Integer has no source file" in out.text
+    assert not out.ok and "Cannot redefine stdlib class 'Integer'" in out.text
+    out = await repl.evaluate(":reload Nonesuch")
+    assert not out.ok and "Nonesuch" in out.text

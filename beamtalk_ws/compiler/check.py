@@ -12,7 +12,7 @@ import sys
 
 from beamtalk_ws.syntax import SyntaxErrors, ast, parse
 
-from . import lint
+from . import lint, stdlib
 from .errors import CompileError
 from .forms import format_forms
 from .modules import compile_file
@@ -27,7 +27,10 @@ def semantic_pass(module: ast.Module, source: str, filename: str):
         return diags
     try:
         if any(isinstance(i, ast.ClassDef) for i in module.items):
-            compile_file(module, source, filename)
+            if stdlib.is_stdlib_file(filename):
+                compile_file(module, source, filename, None, stdlib.module_for, stdlib=True)
+            else:
+                compile_file(module, source, filename)
         else:
             compile_repl_statements(module.items, frozenset(), source, filename)
     except CompileError as e:

@@ -79,9 +79,11 @@ def method_source(m: ast.MethodDef) -> str:
 
 
 class ClassGen:
-    def __init__(self, gen, table: ClassTable | None = None, items=()):
+    def __init__(self, gen, table: ClassTable | None = None, items=(), primitive_module: str | None = None):
         self.gen = gen
         self.table = table or ClassTable()
+        # The stdlib compiles `@primitive "sel"` bodies to calls of this module.
+        self.primitive_module = primitive_module
         gen.abstract_classes |= abstract_names(self.table, items)
 
     # -- method functions -----------------------------------------------------------
@@ -101,6 +103,8 @@ class ClassGen:
             v = F.var(counter.fresh("A"), line)
             env[p] = v
             params.append(v)
+        if len(m.body) == 1 and isinstance(m.body[0], ast.Primitive):
+            return self.primitive_fun(m, params, line)
         ctx = Ctx(env, method=info)
         body = Body(counter)
         token = None
@@ -118,6 +122,20 @@ class ClassGen:
             exprs = [F.match(token, F.call("erlang", "make_ref", [], line), line),
                      nlr_wrap(exprs, token, line, actor)]
         return F.fun([F.clause(params, [], exprs, line)], line)
+
+    def primitive_fun(self, m: ast.MethodDef, params, line: int):
+        """`sel => @primitive "name"`: a call of `name` (class side: `'class name'`)
+        in the class's primitive module with the method's own arguments, so the
+        primitive follows the same calling convention as the method.  An
+        `@intrinsic` is a primitive the runtime provides under the method's
+        own selector."""
+        prim = m.body[0]
+        if self.primitive_module is None:
+            raise GenError("Primitives can only be declared in the standard library", prim)
+        name = prim.name if prim.kind == "primitive" else m.selector
+        if m.class_side:
+            name = "class " + name
+        return F.fun([F.clause(params, [], [F.call(self.primitive_module, name, params, line)], line)], line)
 
     def default_fun(self, decl: ast.StateDecl, line: int):
         ctx = Ctx({})

@@ -79,8 +79,9 @@ class Inliner:
             return self.do_list(node, body, ctx)
         if sel == "on:do:" and _is_block(node.receiver, 0) and _is_block(args[1]) and len(args[1].parameters) <= 1:
             return self.protected(node, body, ctx)
-        if sel in ("ensure:", "ifCurtailed:") and _is_block(node.receiver, 0) and _is_block(args[0], 0):
-            return self.protected(node, body, ctx)
+        # ensure: / ifCurtailed: are not inlined: as sends with cell blocks
+        # (cells.py) the cleanup starts from the protected block's final
+        # values and its own assignments are visible afterwards.
         return None
 
     # -- threading ------------------------------------------------------------------

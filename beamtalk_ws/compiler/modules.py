@@ -59,7 +59,7 @@ def _merge_standalone(cdef: ast.ClassDef, extra: list) -> ast.ClassDef:
 
 
 def compile_file(module: ast.Module, source: str, filename: str, table: ClassTable | None = None,
-                 module_for=module_name) -> CompiledClass:
+                 module_for=module_name, stdlib: bool = False) -> CompiledClass:
     """The module for a file holding one class (and standalone methods of it)."""
     classes = [i for i in module.items if isinstance(i, ast.ClassDef)]
     others = [i for i in module.items if not isinstance(i, (ast.ClassDef, ast.StandaloneMethod, ast.Expect))]
@@ -84,16 +84,17 @@ def compile_file(module: ast.Module, source: str, filename: str, table: ClassTab
     cdef = _merge_standalone(cdef, extra)
     mod = module_for(cdef.name)
     try:
-        forms = _class_module(cdef, mod, table, filename)
+        forms = _class_module(cdef, mod, table, filename, stdlib)
     except GenError as e:
         raise CompileError([e.diagnostic()], source, filename) from None
     return CompiledClass(cdef.name, mod, forms)
 
 
-def _class_module(cdef: ast.ClassDef, mod: str, table, source_file: str | None = None) -> list:
+def _class_module(cdef: ast.ClassDef, mod: str, table, source_file: str | None = None,
+                  stdlib: bool = False) -> list:
     counter = Counter()
     gen = ExprGen(counter)
-    cg = ClassGen(gen, table, (cdef,))
+    cg = ClassGen(gen, table, (cdef,), primitive_module=primitive_module(cdef.name) if stdlib else None)
     line = line_of(cdef)
     functions = []
     exports = []
@@ -116,7 +117,9 @@ def _class_module(cdef: ast.ClassDef, mod: str, table, source_file: str | None =
     # Field and class-variable defaults become exported functions too.
     for sel, args in sends:
         if sel in ("fields:", "classVars:"):
-            args[0] = _defaults_to_functions(args[0], sel, functions, exports, ext_fun, line)
+            args[0] = _defaults_to_functions(args[0], sel, functions, exports, ext_fun, line, stdlib)
+    if stdlib:
+        return _stdlib_module(cdef, mod, sends, functions, exports, dispatch, line)
     body = Body(counter)
     superclass = (F.atom("nil", line) if cdef.superclass is None
                   else body.bind(F.call("beamtalk_class", "global", [F.atom(cdef.superclass, line)], line), line))
@@ -139,6 +142,7 @@ def _class_module(cdef: ast.ClassDef, mod: str, table, source_file: str | None =
         inline = [(F.A(_fun_name(m)), 1 + len(m.parameters)) for m in cdef.methods if not m.class_side]
         if inline:
             extra.append(F.attribute("compile", (F.A("inline"), inline), line))
+        extra.append(_no_auto_import(cdef, line))
     return [
         F.attribute("module", F.A(mod), line),
         F.attribute("export", [(F.A("register_class"), 0)] + exports, line),
@@ -149,7 +153,7 @@ def _class_module(cdef: ast.ClassDef, mod: str, table, source_file: str | None =
     ]
 
 
-def _defaults_to_functions(list_form, sel, functions, exports, ext_fun, line):
+def _defaults_to_functions(list_form, sel, functions, exports, ext_fun, line, stdlib=False):
     """Rewrite `[{Name, fun() -> Default end}]` into exported `'$default x'/0` functions."""
     items = []
     node = list_form
@@ -164,7 +168,12 @@ def _defaults_to_functions(list_form, sel, functions, exports, ext_fun, line):
         clause = fun_form[2][1][0]
         functions.append(F.function(fname, [clause], line))
         exports.append((F.A(fname), 0))
-        out.append(F.tuple_([name_form, ext_fun(fname, 0)], line))
+        if sel == "classVars:" and not stdlib:
+            # Evaluated here, in the load hook: a fun into this module called
+            # from another process would wait for the hook to finish.
+            out.append(F.tuple_([name_form, F.local_call(fname, [], line)], line))
+        else:
+            out.append(F.tuple_([name_form, ext_fun(fname, 0)], line))
     return F.list_(out, None, line)
 
 
@@ -197,3 +206,54 @@ def _dispatch_function(cdef: ast.ClassDef, class_name: str, line: int):
                             [F.call("beamtalk_send", "send_value",
                                     [F.atom(class_name, line), self_, sel, args], line)], line))
     return F.function("$d", clauses, line)
+
+
+def primitive_module(class_name: str) -> str:
+    """The runtime module holding a stdlib class's primitives: `beamtalk_prim_<snake>`."""
+    return "beamtalk_prim_" + snake(class_name)
+
+
+def _stdlib_module(cdef, mod, sends, functions, exports, dispatch, line) -> list:
+    """A stdlib class module: no load hook; `'$class'/0` answers the class
+    description, and the runtime registers every stdlib class in one batch
+    when a workspace boots (erl_support/beamtalk_stdlib.erl), on top of the
+    classes its bootstrap made."""
+    by_sel = {sel: args[0] for sel, args in sends}
+    info_pairs = {str.__str__(p[2][2]): p[3] for p in by_sel["info:"][2]}
+    sealed = [F.atom(m.selector, line) for m in cdef.methods if m.sealed and not m.class_side]
+    desc = F.map_([
+        (F.atom("name", line), by_sel["name:"]),
+        (F.atom("superclass", line), F.atom(cdef.superclass or "nil", line)),
+        (F.atom("fields", line), by_sel["fields:"]),
+        (F.atom("methods", line), by_sel["methods:"]),
+        (F.atom("class_methods", line), by_sel["classMethods:"]),
+        (F.atom("class_vars", line), by_sel["classVars:"]),
+        (F.atom("modifiers", line), by_sel["modifiers:"]),
+        (F.atom("sealed_methods", line), F.list_(sealed, None, line)),
+        (F.atom("doc", line), info_pairs["doc"]),
+        (F.atom("source_file", line), info_pairs["source_file"]),
+        (F.atom("method_info", line), info_pairs["methods"]),
+        (F.atom("module", line), F.atom(mod, line)),
+        (F.atom("dispatch", line), F.atom("true" if dispatch else "false", line)),
+        (F.atom("stdlib", line), F.atom("true", line)),
+    ], line)
+    functions.append(F.function("$class", [F.clause([], [], [desc], line)], line))
+    extra = []
+    if dispatch:
+        functions.append(_dispatch_function(cdef, cdef.name, line))
+        exports.append((F.A("$d"), 3))
+        extra.append(_no_auto_import(cdef, line))
+    return [
+        F.attribute("module", F.A(mod), line),
+        F.attribute("export", [(F.A("$class"), 0)] + exports, line),
+        *extra,
+        *functions,
+        F.eof(line),
+    ]
+
+
+def _no_auto_import(cdef, line):
+    """'$d' calls the methods locally; a method named like an auto-imported
+    BIF (`size`, `length`, `abs`, `spawn` …) must win over the BIF."""
+    names = [(F.A(_fun_name(m)), 1 + len(m.parameters)) for m in cdef.methods if not m.class_side]
+    return F.attribute("compile", (F.A("no_auto_import"), names), line)

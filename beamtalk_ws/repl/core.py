@@ -35,6 +35,7 @@ Beamtalk REPL commands:
   :load, :l PATH     compile and load a .bt file or every .bt file of a directory
   :reload, :r        load the last :load path again (hot reload)
   :reload Class      reload one class from its source file
+  :test, :t [Class]  run the tests of every TestCase subclass (or of one)
   :quit, :q, :exit   leave the REPL (the workspace keeps running)
 Type a Beamtalk expression to evaluate it on the workspace node, e.g. x := 3 + 4"""
 
@@ -57,7 +58,7 @@ class Repl:
     async def evaluate(self, code: str, on_output: OutputCallback | None = None) -> Outcome:
         stripped = code.strip()
         if stripped.startswith(":"):
-            return await self.command(stripped)
+            return await self.command(stripped, on_output)
         m = _FIRST_WORD.match(stripped)
         if m and m.group(1) in COMMAND_WORDS and not m.group(2).lstrip().startswith(":="):
             return Outcome(False, f"Hint: did you mean `:{m.group(1)}`? REPL commands start with `:`",
@@ -125,9 +126,27 @@ class Repl:
             return Outcome(False, f"{name} has no source file — it was not loaded from a file "
                                   f"(define it in a .bt file and :load it).", kind="command")
         path = found.text[1:-1].replace('""', '"')
+        from beamtalk_ws.compiler.stdlib import is_stdlib_file
+
+        if is_stdlib_file(path):
+            return Outcome(False, f"Cannot redefine stdlib class '{name}': the standard library is "
+                                  f"compiled when a workspace starts.", kind="command")
         return await self.load(path, reload=True)
 
-    async def command(self, line: str) -> Outcome:
+    async def test(self, arg: str, on_output: OutputCallback | None = None) -> Outcome:
+        """`:test` (every TestCase subclass of the workspace) or `:test Class`."""
+        from beamtalk_ws.bunit import repl_output
+
+        names = arg.split()
+        if any(not n.isidentifier() or not n[:1].isupper() for n in names):
+            return Outcome(False, "Usage: :test [ClassName]", kind="command")
+        reply = await self.client.run_tests(names or None, on_output=on_output)
+        if not reply.ok:
+            return Outcome(False, reply.text, kind=reply.kind)
+        ok, text = repl_output(reply.results or [])
+        return Outcome(ok, text, kind="ok" if ok else "test")
+
+    async def command(self, line: str, on_output: OutputCallback | None = None) -> Outcome:
         word, _, arg = line[1:].partition(" ")
         arg = arg.strip()
         from .commands import extra_command      # :help Class, :emit, :sessions, :workspace
@@ -147,13 +166,15 @@ class Repl:
         if word in ("load", "l"):
             if not arg:
                 return Outcome(False, "Usage: :load <file or directory>", kind="command")
-            return await self.load(arg)
+            return await self.load(arg, on_output=on_output)
         if word in ("reload", "r"):
             if arg:
                 return await self.reload_class(arg)
             if self.last_load is None:
                 return Outcome(False, "No file or directory loaded yet. Use :load <path> first.", kind="command")
             return await self.load(self.last_load, reload=True)
+        if word in ("test", "t"):
+            return await self.test(arg, on_output)
         if word == "clear":
             await self.client.clear()
             return Outcome(True, "Bindings cleared.")

@@ -112,7 +112,14 @@ async def run(repl: Repl, interactive: bool, history_path=None) -> int:
             if interactive:
                 print("Goodbye!")
             return 0
-        task = asyncio.ensure_future(repl.evaluate(code, on_output=write))
+        shown = {"open_line": False}
+
+        def output(text: str) -> None:
+            if text:
+                write(text)
+                shown["open_line"] = not text.endswith("\n")
+
+        task = asyncio.ensure_future(repl.evaluate(code, on_output=output))
 
         def on_sigint() -> None:
             asyncio.ensure_future(repl.client.interrupt())
@@ -125,6 +132,8 @@ async def run(repl: Repl, interactive: bool, history_path=None) -> int:
             return 1
         finally:
             loop.remove_signal_handler(signal.SIGINT)
+        if shown["open_line"]:
+            print()                  # output without a final newline (`Transcript show: "x"`)
         for w in outcome.warnings:
             print("\u26a0 " + w, file=sys.stderr)
         if outcome.text:

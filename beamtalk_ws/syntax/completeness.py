@@ -154,7 +154,6 @@ def completeness(text: str) -> str:
 def _class_mode(p: Parser, text, header, standalone, depth, n, last_line_start, blank_last):
     K = p.K
     NL = p.NL
-    CO = p.CO
     V = p.V
     arrow_seen = standalone
     for j in range(header + 1, n):
@@ -162,7 +161,7 @@ def _class_mode(p: Parser, text, header, standalone, depth, n, last_line_start, 
             continue
         if K[j] == K_FATARROW:
             arrow_seen = True
-        if NL[j] and CO[j] == 1:
+        if NL[j] and p.at_col1(j):
             if standalone:
                 return None  # a column-0 line ended the method
             is_item = (K[j] == K_KEYWORD and V[j] in ("state:", "classState:")) or p.method_def_at(j) >= 0

@@ -10,7 +10,8 @@ the hot loop of the front end):
 ``starts[i]``, ``ends[i]``  source offsets of the token text
 ``nls[i]``     True when the token's leading trivia contains a newline
                ("NL-before", spec §1/§3)
-``lines[i]``, ``cols[i]``   1-based line and column of ``starts[i]``
+``lines[i]``, ``cols[i]``   1-based line and column of ``starts[i]`` (computed
+               on first access: the parser does not need them)
 
 The last token is always ``K_EOF`` (its ``nls`` tells whether the input ends
 with a newline).  Trivia (whitespace and comments) is not materialised; the
@@ -27,7 +28,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Optional
 
-from .ast import Span
+from .ast import LineTable, Span
 
 # ----------------------------------------------------------------- kinds
 
@@ -195,7 +196,8 @@ _STR_RUN = re.compile(r'[^"\\{]+')
 
 
 class Tokens:
-    """The token arrays of one source text (see module docstring)."""
+    """The token arrays of one source text (see module docstring).
+    ``lines``/``cols`` are computed on first access (from ``table``)."""
 
     __slots__ = (
         "source",
@@ -204,8 +206,9 @@ class Tokens:
         "starts",
         "ends",
         "nls",
-        "lines",
-        "cols",
+        "table",
+        "_lines",
+        "_cols",
         "unterminated_comment",
     )
 
@@ -216,12 +219,31 @@ class Tokens:
         self.starts: list = []
         self.ends: list = []
         self.nls: list = []
-        self.lines: list = []
-        self.cols: list = []
+        self.table = LineTable(source)
+        self._lines = None
+        self._cols = None
         self.unterminated_comment = False
 
     def __len__(self):
         return len(self.kinds)
+
+    def _line_cols(self):
+        lc = self.table.line_col
+        pairs = [lc(s) for s in self.starts]
+        self._lines = [p[0] for p in pairs]
+        self._cols = [p[1] for p in pairs]
+
+    @property
+    def lines(self) -> list:
+        if self._lines is None or len(self._lines) != len(self.starts):
+            self._line_cols()
+        return self._lines
+
+    @property
+    def cols(self) -> list:
+        if self._cols is None or len(self._cols) != len(self.starts):
+            self._line_cols()
+        return self._cols
 
     def text(self, i: int) -> str:
         return self.source[self.starts[i] : self.ends[i]]
@@ -231,31 +253,103 @@ class Tokens:
         return self.ends[i - 1] if i > 0 else 0
 
     def span(self, i: int) -> Span:
-        return Span(self.starts[i], self.ends[i], self.lines[i], self.cols[i])
+        return self.table.span(self.starts[i], self.ends[i])
 
     def token(self, i: int) -> Token:
         return Token(self.kinds[i], self.values[i], self.span(i), self.nls[i], self.text(i))
 
 
+#: memo of the fast path: token text -> (kind, value) for every token whose
+#: kind and value depend on its text alone (cleared when it grows too big)
+_MEMO: dict = {}
+_MEMO_LIMIT = 200_000
+
+
+def _classify(tok: str):
+    """(kind, value) of a fast-path token text, or None for the texts that
+    need the slow path (strings with interpolations, unterminated quoted
+    symbols, a lone '$', the end of the range)."""
+    code = _FIRST.get(tok[0], _C_OTHER) if tok else _C_OTHER
+    if code == _C_ID:
+        return (K_KEYWORD if tok[-1] == ":" else K_IDENT), tok
+    if code == _C_PUNCT:
+        return tok, tok
+    if code == _C_OP:
+        if tok == "=>":
+            return K_FATARROW, K_FATARROW
+        return K_BINOP, tok
+    if code == _C_DIGIT or (code == _C_MINUS and len(tok) > 1 and "0" <= tok[1] <= "9"):
+        if len(tok) < 19 and tok.isdigit():
+            return K_INT, int(tok)
+        if "r" in tok:
+            return _radix_token(tok)
+        if "." in tok or "e" in tok or "E" in tok:
+            return _float_token(tok)
+        return _int_token(tok)
+    if code == _C_MINUS:
+        return K_BINOP, tok
+    if code == _C_COLON:
+        if tok == ":=":
+            return K_ASSIGN, K_ASSIGN
+        return K_COLON, K_COLON
+    if code == _C_QUOTE:
+        if len(tok) > 1 and "{" not in tok:
+            val = tok[1:-1]
+            if '"' in val:
+                val = val.replace('""', '"')
+            return K_STRING, val
+        return None
+    if not tok:
+        return None
+    g = _rare_group(code, tok)
+    if g == "qsymx" or (g == "other" and tok == "$"):
+        return None
+    return _rare_text(g, tok)
+
+
+def _rare_text(g: str, text: str):
+    """Kind and value of the less frequent token kinds whose value depends
+    on their text alone (``g``: the _MASTER group name)."""
+    if g == "sym" or g == "osym":
+        return K_SYMBOL, text[1:]
+    if g == "hash":
+        return text, text
+    if g == "char":
+        if text[1] == "\\":
+            c = text[2]
+            return K_CHAR, _CHAR_ESCAPES.get(c, ord(c))
+        return K_CHAR, ord(text[1])
+    if g == "radix":
+        return _radix_token(text)
+    if g == "qsym":
+        return K_SYMBOL, text[2:-1].replace("''", "'")
+    if g == "at":
+        if text == "@primitive" or text == "@intrinsic" or text == "@expect":
+            return text, text
+        if text == "@":
+            return K_ERROR, LexError("Unexpected '@': expected @primitive, @intrinsic or @expect")
+        return K_ERROR, LexError(f"Unknown directive '{text}'", "directives are @primitive, @intrinsic and @expect")
+    if g == "squote":
+        return K_ERROR, LexError(SINGLE_QUOTED)
+    # other (a lone '$' is context dependent: not handled here)
+    if text == "#":
+        return K_ERROR, LexError(
+            "Unexpected '#': expected a symbol (#foo, #at:put:, #+, #'text') "
+            "or a literal opener #( #[ #{"
+        )
+    if ord(text) > 127:
+        return K_ERROR, LexError(f"Unexpected character '{text}'", "identifiers, keywords and symbols are ASCII only")
+    return K_ERROR, LexError(f"Unexpected character {text!r}")
+
+
 class _Lexer:
-    __slots__ = ("src", "n", "t", "line", "line_start", "nest")
+    __slots__ = ("src", "n", "t", "nest")
 
     def __init__(self, src: str):
         self.src = src
         self.n = len(src)
         self.t = Tokens(src)
-        self.line = 1
-        self.line_start = 0
         self.nest = 0  # interpolated strings being lexed (nesting)
-
-    # -- helpers ---------------------------------------------------------
-    def _advance_lines(self, a: int, b: int) -> None:
-        """Account for newlines in src[a:b]."""
-        src = self.src
-        k = src.rfind("\n", a, b)
-        if k >= 0:
-            self.line += src.count("\n", a, b)
-            self.line_start = k + 1
 
     def _emit(self, kind, value, start, end, nl):
         t = self.t
@@ -264,8 +358,6 @@ class _Lexer:
         t.starts.append(start)
         t.ends.append(end)
         t.nls.append(nl)
-        t.lines.append(self.line)
-        t.cols.append(start - self.line_start + 1)
 
     # -- main loop ---------------------------------------------------------
     def run(self, pos: int, end: int) -> None:
@@ -279,126 +371,58 @@ class _Lexer:
                 pos = self._scan(pos, end)
 
     def _scan_fast(self, pos: int, end: int):
-        """Fast path: ``findall`` gives (trivia, token text) pairs; tokens are
-        classified by their first character.  Returns None when the range is
-        done, or a position to restart from."""
+        """Fast path: ``split`` gives the (trivia, token text) pairs; kind and
+        value come from a memo keyed by the token text.  Returns None when
+        the range is done, or a position to restart from."""
         src = self.src
+        flat = _FAST.split(src if pos == 0 and end == self.n else src[pos:end])
         t = self.t
         kinds_ = t.kinds
         values_ = t.values
         starts_ = t.starts
         ends_ = t.ends
         nls_ = t.nls
-        lines_ = t.lines
-        cols_ = t.cols
-        first = _FIRST.get
-        line = self.line
-        line_start = self.line_start
-        for triv, tok in _FAST.findall(src, pos, end):
+        memo = _MEMO
+        for triv, tok in zip(flat[1::3], flat[2::3]):
             ts = pos + len(triv)
-            te = ts + len(tok)
-            nl = False
-            if triv and "\n" in triv:
-                nl = True
-                line += triv.count("\n")
-                line_start = pos + triv.rfind("\n") + 1
-            pos = te
-            if not tok:  # end of range
-                if end == self.n and "/*" in triv:
-                    self._check_unterminated_comment(ts - len(triv), ts)
-                break
-            code = first(tok[0], _C_OTHER)
-            if code == _C_ID:
-                if tok[-1] == ":":
-                    kinds_.append(K_KEYWORD)
-                else:
-                    kinds_.append(K_IDENT)
-                values_.append(tok)
-            elif code == _C_PUNCT:
-                kinds_.append(tok)
-                values_.append(tok)
-            elif code == _C_OP:
-                if tok == "=>":
-                    kinds_.append(K_FATARROW)
-                    values_.append(K_FATARROW)
-                else:
-                    kinds_.append(K_BINOP)
-                    values_.append(tok)
-            elif code == _C_DIGIT or (code == _C_MINUS and len(tok) > 1 and "0" <= tok[1] <= "9"):
-                if len(tok) < 19 and tok.isdigit():
-                    kinds_.append(K_INT)
-                    values_.append(int(tok))
-                elif "r" in tok:
-                    kind, val = _radix_token(tok)
-                    kinds_.append(kind)
-                    values_.append(val)
-                elif "." in tok or "e" in tok or "E" in tok:
-                    kind, val = _float_token(tok)
-                    kinds_.append(kind)
-                    values_.append(val)
-                else:
-                    kind, val = _int_token(tok)
-                    kinds_.append(kind)
-                    values_.append(val)
-            elif code == _C_MINUS:
-                kinds_.append(K_BINOP)
-                values_.append(tok)
-            elif code == _C_COLON:
-                if tok == ":=":
-                    kinds_.append(K_ASSIGN)
-                    values_.append(K_ASSIGN)
-                else:
-                    kinds_.append(K_COLON)
-                    values_.append(K_COLON)
-            elif code == _C_QUOTE:
-                if len(tok) > 1 and "{" not in tok:
-                    val = tok[1:-1]
-                    if '"' in val:
-                        val = val.replace('""', '"')
-                    kinds_.append(K_STRING)
-                    values_.append(val)
-                    if "\n" in tok:
-                        starts_.append(ts)
-                        ends_.append(te)
-                        nls_.append(nl)
-                        lines_.append(line)
-                        cols_.append(ts - line_start + 1)
-                        line += tok.count("\n")
-                        line_start = ts + tok.rfind("\n") + 1
-                        continue
-                else:
-                    self.line = line
-                    self.line_start = line_start
-                    p = self._string(ts, nl, end)
-                    if p != te:
+            pos = ts + len(tok)
+            try:
+                kind, val = memo[tok]
+            except KeyError:
+                kv = _classify(tok)
+                if kv is None:  # context dependent, or the end of the range
+                    if not tok:
+                        if end == self.n and "/*" in triv:
+                            self._check_unterminated_comment(ts - len(triv), ts)
+                        return None
+                    p = self._special(tok, ts, pos, "\n" in triv, end)
+                    if p != pos:
                         return p  # the regex disagreed: restart after it
-                    line = self.line
-                    line_start = self.line_start
                     continue
-            else:
-                g = _rare_group(code, tok)
-                kind, val = self._rare(g, ts, te, end)
-                if kind is None:
-                    kind, val, tend = val
-                    self.line = line
-                    self.line_start = line_start
-                    self._emit(kind, val, ts, tend, nl)
-                    self._advance_lines(ts, tend)
-                    if tend != te:
-                        return tend
-                    line = self.line
-                    line_start = self.line_start
-                    continue
-                kinds_.append(kind)
-                values_.append(val)
+                memo[tok] = kv
+                kind, val = kv
+            kinds_.append(kind)
+            values_.append(val)
             starts_.append(ts)
-            ends_.append(te)
-            nls_.append(nl)
-            lines_.append(line)
-            cols_.append(ts - line_start + 1)
-        self.line = line
-        self.line_start = line_start
-        return None
+            ends_.append(pos)
+            nls_.append("\n" in triv)
+        return None  # pragma: no cover (the end of range always matches)
+
+    def _special(self, tok: str, ts: int, te: int, nl: bool, end: int) -> int:
+        """Lex a token the fast path cannot (see _classify); returns the
+        position after it."""
+        if tok[0] == '"':
+            return self._string(ts, nl, end)
+        if tok == "#'":
+            self._emit(K_ERROR, LexError("Unterminated quoted symbol: " + _short(self.src[ts:end]), None, True), ts, end, nl)
+            return end
+        # a lone '$' (at the end of the range, or before a final backslash)
+        msg = LexError("Unexpected end of input after '$' (character literal)")
+        if te < end and self.src[te] == "\\":
+            self._emit(K_ERROR, msg, ts, te + 1, nl)
+            return te + 1
+        self._emit(K_ERROR, msg, ts, te, nl)
+        return te
 
     def _scan(self, pos: int, end: int):
         """Tokenise from pos with one regex iterator.  Returns None when the
@@ -411,20 +435,12 @@ class _Lexer:
         starts_ = t.starts
         ends_ = t.ends
         nls_ = t.nls
-        lines_ = t.lines
-        cols_ = t.cols
         find = src.find
-        line = self.line
-        line_start = self.line_start
         for m in _MASTER.finditer(src, pos, end):
             g = m.lastgroup
             ms, ts = m.span(1)
             te = m.end()
-            nl = False
-            if ts != ms and find("\n", ms, ts) >= 0:
-                nl = True
-                line += src.count("\n", ms, ts)
-                line_start = src.rfind("\n", ms, ts) + 1
+            nl = ts != ms and find("\n", ms, ts) >= 0
             if g == "id":
                 kinds_.append(K_IDENT)
                 values_.append(src[ts:te])
@@ -461,110 +477,26 @@ class _Lexer:
                     val = val.replace('""', '"')
                 kinds_.append(K_STRING)
                 values_.append(val)
-                if find("\n", ts, te) >= 0:
-                    starts_.append(ts)
-                    ends_.append(te)
-                    nls_.append(nl)
-                    lines_.append(line)
-                    cols_.append(ts - line_start + 1)
-                    line += src.count("\n", ts, te)
-                    line_start = src.rfind("\n", ts, te) + 1
-                    continue
             elif g == "eof":
                 if end == self.n and find("/*", ms, ts) >= 0:
                     self._check_unterminated_comment(ms, ts)
-                self.line = line
-                self.line_start = line_start
                 return None
             elif g == "strx":
-                self.line = line
-                self.line_start = line_start
                 return self._string(ts, nl, end)
+            elif g == "qsymx" or (g == "other" and te - ts == 1 and src[ts] == "$"):
+                p = self._special(src[ts:te], ts, te, nl, end)
+                if p != te:
+                    return p
+                continue
             else:
-                kind, val = self._rare(g, ts, te, end)
-                if kind is None:
-                    # a token with embedded newlines, or one that ends
-                    # elsewhere than the regex match
-                    kind, val, tend = val
-                    self.line = line
-                    self.line_start = line_start
-                    self._emit(kind, val, ts, tend, nl)
-                    self._advance_lines(ts, tend)
-                    if tend != te:
-                        return tend
-                    line = self.line
-                    line_start = self.line_start
-                    continue
+                kind, val = _rare_text(g, src[ts:te])
                 kinds_.append(kind)
                 values_.append(val)
             starts_.append(ts)
             ends_.append(te)
             nls_.append(nl)
-            lines_.append(line)
-            cols_.append(ts - line_start + 1)
         # not reached: the eof alternative always matches at the end
-        self.line = line
-        self.line_start = line_start
         return None
-
-    def _rare(self, g, ts, te, end):
-        """Less frequent token kinds.  Returns (kind, value), or (None, (kind,
-        value, token_end)) for tokens that contain newlines or end elsewhere
-        than the regex match."""
-        src = self.src
-        if g == "sym":
-            return K_SYMBOL, src[ts + 1 : te]
-        if g == "hash":
-            return src[ts:te], src[ts:te]
-        if g == "char":
-            text = src[ts:te]
-            if text[1] == "\\":
-                c = text[2]
-                val = _CHAR_ESCAPES.get(c, ord(c))
-            else:
-                val = ord(text[1])
-            if "\n" in text:
-                return None, (K_CHAR, val, te)
-            return K_CHAR, val
-        if g == "radix":
-            return _radix_token(src[ts:te])
-        if g == "osym":
-            return K_SYMBOL, src[ts + 1 : te]
-        if g == "qsym":
-            val = src[ts + 2 : te - 1].replace("''", "'")
-            if "\n" in val:
-                return None, (K_SYMBOL, val, te)
-            return K_SYMBOL, val
-        if g == "qsymx":
-            return None, (K_ERROR, LexError("Unterminated quoted symbol: " + _short(src[ts:end]), None, True), end)
-        if g == "at":
-            text = src[ts:te]
-            if text == "@primitive" or text == "@intrinsic" or text == "@expect":
-                return text, text
-            if text == "@":
-                return K_ERROR, LexError("Unexpected '@': expected @primitive, @intrinsic or @expect")
-            return K_ERROR, LexError(
-                f"Unknown directive '{text}'", "directives are @primitive, @intrinsic and @expect"
-            )
-        if g == "squote":
-            return K_ERROR, LexError(SINGLE_QUOTED)
-        # other
-        text = src[ts:te]
-        if text == "#":
-            return K_ERROR, LexError(
-                "Unexpected '#': expected a symbol (#foo, #at:put:, #+, #'text') "
-                "or a literal opener #( #[ #{"
-            )
-        if text == "$":
-            msg = LexError("Unexpected end of input after '$' (character literal)")
-            if te < end and src[te] == "\\":
-                return None, (K_ERROR, msg, te + 1)
-            return K_ERROR, msg
-        if ord(text) > 127:
-            return K_ERROR, LexError(
-                f"Unexpected character '{text}'", "identifiers, keywords and symbols are ASCII only"
-            )
-        return K_ERROR, LexError(f"Unexpected character {text!r}")
 
     def _check_unterminated_comment(self, a: int, b: int) -> None:
         src = self.src
@@ -592,7 +524,6 @@ class _Lexer:
             if close < 0:
                 return self._unterminated(pos, nl, end)
             self._emit(K_ERROR, LexError("Expression nesting is too deep"), pos, close, nl)
-            self._advance_lines(pos, close)
             return close
         self.nest += 1
         try:
@@ -617,7 +548,6 @@ class _Lexer:
                     i += 2
                     continue
                 self._emit(K_STRING if first else K_STR_END, "".join(buf), seg_start, i + 1, nl if first else False)
-                self._advance_lines(seg_start, i + 1)
                 return i + 1
             if c == "\\":
                 if i + 1 >= end:
@@ -636,12 +566,9 @@ class _Lexer:
                     if close < 0:
                         return self._unterminated(pos, nl, end)
                     self._rollback(pos)
-                    self._advance_lines(pos, i)
                     self._emit(K_ERROR, LexError(EMPTY_INTERPOLATION), i, j + 1, nl)
-                    self._advance_lines(i, close)
                     return close
                 self._emit(K_STR_START if first else K_STR_SEG, "".join(buf), seg_start, i + 1, nl if first else False)
-                self._advance_lines(seg_start, i + 1)
                 first = False
                 buf = []
                 self.run(i + 1, j)
@@ -658,15 +585,13 @@ class _Lexer:
 
     def _rollback(self, pos: int) -> None:
         """Drop the tokens emitted at or after ``pos`` (the start of a string
-        that turned out to be bad) and restore the line bookkeeping."""
+        that turned out to be bad)."""
         t = self.t
         k = len(t.starts)
         while k > 0 and t.starts[k - 1] >= pos:
             k -= 1
         if k < len(t.starts):
-            self.line = t.lines[k]
-            self.line_start = t.starts[k] - t.cols[k] + 1
-            for arr in (t.kinds, t.values, t.starts, t.ends, t.nls, t.lines, t.cols):
+            for arr in (t.kinds, t.values, t.starts, t.ends, t.nls):
                 del arr[k:]
 
     def _unterminated(self, pos: int, nl: bool, end: int) -> int:
@@ -675,7 +600,6 @@ class _Lexer:
         self._rollback(pos)
         text = self.src[pos:end]
         self._emit(K_ERROR, LexError(f"Unterminated string: {_short(text)}", None, True), pos, end, nl)
-        self._advance_lines(pos, end)
         return end
 
 
@@ -824,6 +748,8 @@ def _short(text: str) -> str:
 def lex(source: str) -> Tokens:
     """Tokenise ``source`` into arrays (never raises; bad input becomes
     ``K_ERROR`` tokens).  The last token is ``K_EOF``."""
+    if len(_MEMO) > _MEMO_LIMIT:
+        _MEMO.clear()
     lx = _Lexer(source)
     n = len(source)
     lx.run(0, n)
@@ -835,8 +761,6 @@ def lex(source: str) -> Tokens:
     t.starts.append(n)
     t.ends.append(n)
     t.nls.append(nl)
-    t.lines.append(lx.line)
-    t.cols.append(n - lx.line_start + 1)
     return t
 
 

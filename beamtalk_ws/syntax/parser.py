@@ -24,7 +24,7 @@ import gc
 from typing import Optional
 
 from . import ast as A
-from .ast import LineTable, Span
+from .ast import Span
 from .diagnostics import Diagnostic
 from .lexer import (
     K_ASSIGN,
@@ -152,7 +152,7 @@ class ParseError(Exception):
 
 class Parser:
     __slots__ = (
-        "source", "filename", "toks", "K", "V", "S", "E", "NL", "LN", "CO", "T",
+        "source", "filename", "toks", "K", "V", "S", "E", "NL", "T",
         "i", "diags", "seen", "depth", "in_class", "base", "in_method", "stmt_start",
     )
 
@@ -166,9 +166,7 @@ class Parser:
         self.S = t.starts
         self.E = t.ends
         self.NL = t.nls
-        self.LN = t.lines
-        self.CO = t.cols
-        self.T = LineTable(source)  # shared by the nodes: spans on demand
+        self.T = t.table  # shared by the nodes: spans on demand
         self.i = 0
         self.diags: list = []
         self.seen: set = set()  # (offset, message) of reported diagnostics
@@ -183,6 +181,14 @@ class Parser:
     def span(self, a: int, b: int) -> Span:
         """Span from the start of token a to the end of token b."""
         return self.T.span(self.S[a], self.E[b])
+
+    def at_col1(self, i: int) -> bool:
+        """Is token i, which has a newline in its leading trivia, at
+        column 1?"""
+        return self.source[self.S[i] - 1] == "\n"
+
+    def col(self, i: int) -> int:
+        return self.T.line_col(self.S[i])[1]
 
     def tok_text(self, i: int) -> str:
         return self.source[self.S[i] : self.E[i]]
@@ -237,7 +243,10 @@ class Parser:
     def enter(self):
         self.depth += 1
         if self.depth > MAX_NESTING:
-            self.error("Expression nesting is too deep", hint=f"expressions may nest at most {MAX_NESTING} levels")
+            self.nesting_error()
+
+    def nesting_error(self):
+        self.error("Expression nesting is too deep", hint=f"expressions may nest at most {MAX_NESTING} levels")
 
     def is_upper(self, name: str) -> bool:
         c = name[0]
@@ -300,19 +309,20 @@ class Parser:
         bracket in one method does not swallow the following methods."""
         K = self.K
         NL = self.NL
-        CO = self.CO
+        S = self.S
+        src = self.source
         i = max(self.i, start)
         if i == start and K[i] != K_EOF:
             i += 1
         rel = depth - self.depth  # brackets open at the error point
-        item_col = self.CO[start]
+        item_col = self.col(start)
         while True:
             k = K[i]
             if k == K_EOF:
                 break
-            if NL[i] and CO[i] == 1:
+            if NL[i] and src[S[i] - 1] == "\n":
                 break
-            if stop_at_methods and NL[i] and (rel <= 0 or CO[i] <= item_col) and (
+            if stop_at_methods and NL[i] and (rel <= 0 or self.col(i) <= item_col) and (
                 self.method_def_at(i) >= 0 or (k == K_KEYWORD and self.V[i] == "state:")
             ):
                 break
@@ -378,7 +388,9 @@ class Parser:
             self.i = i + 2
             j = self.i
             if K[j] == K_IDENT and K[j + 1] == K_ASSIGN:  # a := b := …
-                self.enter()
+                self.depth += 1
+                if self.depth > MAX_NESTING:
+                    self.nesting_error()
                 value = self.parse_assignment()
                 self.depth -= 1
             else:
@@ -393,7 +405,9 @@ class Parser:
             if not isinstance(lhs, (A.Variable, A.FieldAccess)):
                 self.error("Assignment target must be an identifier or field access", span=lhs.span)
             self.i += 1
-            self.enter()
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                self.nesting_error()
             value = self.parse_assignment()
             self.depth -= 1
             return _tnew(_Assignment, (lhs, value, lhs[-3], self.E[self.i - 1], self.T))
@@ -432,7 +446,7 @@ class Parser:
                 while K[self.i] == K_KEYWORD:
                     j = self.i
                     if j != i and self.NL[j] and self.in_class and self.depth == self.base and (
-                        self.CO[j] == 1 or V[j] in _DECL_KEYWORDS or self.method_def_at(j) >= 0
+                        self.source[self.S[j] - 1] == "\n" or V[j] in _DECL_KEYWORDS or self.method_def_at(j) >= 0
                     ):
                         break
                     parts.append(V[j])
@@ -464,7 +478,7 @@ class Parser:
     def stop_here(self, i: int) -> bool:
         """In a method body (at its own nesting level), does the NL-before
         token i end the current expression? (column-0 rule, spec §7.4)"""
-        return self.depth == self.base and self.CO[i] == 1
+        return self.depth == self.base and self.source[self.S[i] - 1] == "\n"
 
     def parse_keyword(self):
         # keywordExpr: binaryExpr [keyword binaryExpr ...] (first binaryExpr
@@ -498,7 +512,7 @@ class Parser:
             if K[j] != K_KEYWORD:
                 break
             if NL[j] and self.in_class and self.depth == self.base and (
-                self.CO[j] == 1 or V[j] in _DECL_KEYWORDS or self.method_def_at(j) >= 0
+                self.source[self.S[j] - 1] == "\n" or V[j] in _DECL_KEYWORDS or self.method_def_at(j) >= 0
             ):
                 break
         return _tnew(_KeywordSend, (recv, "".join(parts), tuple(args), recv[-3], self.E[self.i - 1], self.T))
@@ -543,7 +557,7 @@ class Parser:
             if prec is None or prec < min_prec:
                 return left
             if self.NL[i] and self.in_class and self.depth == self.base:
-                if self.CO[i] == 1 or self.binary_method_at(i):
+                if self.source[self.S[i] - 1] == "\n" or self.binary_method_at(i):
                     return left
             self.i = i + 1
             if op == "**":
@@ -584,10 +598,20 @@ class Parser:
             name = V[i]
             S = self.S
             E = self.E
-            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
-                return self.parse_field_access(i)
-            self.i = i + 1
             c = name[0]
+            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
+                # field access ``a.b.c`` (tight dots), inlined
+                T = self.T
+                s = S[i]
+                node = _tnew(_GlobalRef if "A" <= c <= "Z" else _Variable, (name, s, E[i], T))
+                j = i + 2
+                node = _tnew(_FieldAccess, (node, V[j], s, E[j], T))
+                while K[j + 1] == K_PERIOD and S[j + 1] == E[j] and K[j + 2] == K_IDENT and S[j + 2] == E[j + 1]:
+                    j += 2
+                    node = _tnew(_FieldAccess, (node, V[j], s, E[j], T))
+                self.i = j + 1
+                return node
+            self.i = i + 1
             if "A" <= c <= "Z":
                 return _tnew(_GlobalRef, (name, S[i], E[i], self.T))
             if name == "super":
@@ -627,20 +651,6 @@ class Parser:
         if self.K[i] == K_ERROR:
             self.lex_error(i)
         self.error(message, i)
-
-    def parse_field_access(self, i: int):
-        K = self.K
-        V = self.V
-        S = self.S
-        E = self.E
-        name = V[i]
-        node = _tnew(_GlobalRef if self.is_upper(name) else _Variable, (name, S[i], E[i], self.T))
-        j = i
-        while K[j + 1] == K_PERIOD and S[j + 1] == E[j] and K[j + 2] == K_IDENT and S[j + 2] == E[j + 1]:
-            j += 2
-            node = _tnew(_FieldAccess, (node, V[j], S[i], E[j], self.T))
-        self.i = j + 1
-        return node
 
     def parse_primitive(self):
         i = self.i
@@ -1067,7 +1077,7 @@ class Parser:
                 if k == K_EOF:
                     break
                 if after_col0_method:
-                    if not (self.NL[i] and self.CO[i] == 1):
+                    if not (self.NL[i] and self.at_col1(i)):
                         after_col0_method = False
                 if k == K_PERIOD:
                     self.i += 1
@@ -1097,7 +1107,7 @@ class Parser:
                         self.depth = 0
                         self.recover(i, err.depth, stop_at_methods=True)
                     e = self.i
-                    after_col0_method = K[e] != K_EOF and self.NL[e] and self.CO[e] == 1
+                    after_col0_method = K[e] != K_EOF and self.NL[e] and self.at_col1(e)
                     continue
                 break
         finally:
@@ -1289,7 +1299,7 @@ class Parser:
         k = K[i]
         if k == K_EOF:
             return True
-        if self.NL[i] and self.CO[i] == 1:
+        if self.NL[i] and self.source[self.S[i] - 1] == "\n":
             return True
         if k == K_IDENT:
             if not self.maybe_declaration(i):

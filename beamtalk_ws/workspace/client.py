@@ -20,6 +20,8 @@ from .paths import WorkspacePaths
 
 SERVER = Atom("beamtalk_workspace")
 OUTPUT = Atom("beamtalk_output")
+TRANSCRIPT = Atom("transcript")
+TESTS = Atom("tests")
 DOWN = Atom("DOWN")
 NONE = Atom("none")
 
@@ -40,6 +42,33 @@ class EvalReply:
     text: str                      # printString of the value, or the error text
     kind: str = "ok"               # ok | runtime | interrupted | timeout | undefined_variable | internal
     bindings: list[str] = field(default_factory=list)
+    results: list["TestOutcome"] | None = None     # for a `tests` request
+
+
+@dataclass
+class TestOutcome:
+    """One test method's result, as the node's BUnit runner reports it."""
+
+    cls: str
+    test: str
+    status: str                    # pass | fail | error
+    message: str | None = None
+    time_us: int = 0
+
+    def as_json(self) -> dict:
+        return {"class": self.cls, "test": self.test, "status": self.status, "message": self.message or ""}
+
+
+def _is_transcript(m) -> bool:
+    return isinstance(m, tuple) and len(m) == 2 and m[0] == TRANSCRIPT
+
+
+def _test_outcome(r: dict) -> TestOutcome:
+    get = {str(k): v for k, v in r.items()}.get
+    message = get("message")
+    return TestOutcome(str(get("class")), str(get("test")), str(get("status")),
+                       None if message in (None, Atom("nil")) else _text(message),
+                       int(get("time_us") or 0))
 
 
 class WorkspaceClient:
@@ -50,6 +79,7 @@ class WorkspaceClient:
         self.info = info
         self.mailbox = node.mailbox()
         self.background: OutputCallback | None = None
+        self.on_transcript: OutputCallback | None = None
 
     @classmethod
     async def connect(cls, ws: WorkspacePaths, session: str = "default", timeout: float = 5.0) -> "WorkspaceClient":
@@ -91,6 +121,35 @@ class WorkspaceClient:
         req = {Atom("load"): [(Atom(name), forms) for name, forms in modules], Atom("module"): Atom("none")}
         return await self.request(req, timeout_ms, on_output)
 
+    async def run_tests(self, classes: list[str] | None = None, *, strict: bool = True,
+                        on_output: OutputCallback | None = None) -> EvalReply:
+        """Run the tests of every TestCase subclass (`classes` None) or of the named ones
+        in this session; `reply.results` lists a TestOutcome per test, in run order.
+        Strict: a name that is not a TestCase subclass is an error (else it is skipped)."""
+        which = Atom("all") if classes is None else [Atom(c) for c in classes]
+        req = {Atom("tests"): which, Atom("strict"): strict, Atom("module"): Atom("none"),
+               Atom("timeout"): Atom("infinity")}
+        return await self.request(req, None, on_output)
+
+    async def subscribe_transcript(self) -> None:
+        """Have Transcript text pushed to this client (`on_transcript`, while a request runs,
+        or `next_transcript`); text an evaluation of this client writes arrives as its output
+        instead."""
+        await self.call((Atom("transcript_subscribe"), self.mailbox.pid))
+
+    async def transcript_recent(self) -> list[str]:
+        """The Transcript's ring buffer, oldest chunk first."""
+        reply = await self.call(Atom("transcript_recent"))
+        return [_text(t) for t in reply] if isinstance(reply, list) else []
+
+    async def unsubscribe_transcript(self) -> None:
+        await self.call((Atom("transcript_unsubscribe"), self.mailbox.pid))
+
+    async def next_transcript(self, timeout: float | None = None) -> str:
+        """The next pushed Transcript chunk (TimeoutError after `timeout` seconds)."""
+        msg = await self.mailbox.receive(timeout, match=_is_transcript)
+        return _text(msg[1])
+
     async def request(self, req: dict, timeout_ms, on_output) -> EvalReply:
         if timeout_ms is not None:
             req[Atom("timeout")] = int(timeout_ms)
@@ -106,6 +165,8 @@ class WorkspaceClient:
                     return True
                 if len(m) == 3 and m[0] == OUTPUT:
                     return True
+                if self.on_transcript is not None and _is_transcript(m):
+                    return True
                 return len(m) == 5 and m[0] == DOWN and m[1] == mref
 
             while True:
@@ -120,6 +181,10 @@ class WorkspaceClient:
                     elif self.background is not None:
                         self.background(text)
                     continue
+                if msg[0] == TRANSCRIPT:
+                    if self.on_transcript is not None:
+                        self.on_transcript(_text(msg[1]))
+                    continue
                 if msg[0] == DOWN:
                     raise WorkspaceError(f"The workspace server on {self.ws.node_name} stopped during evaluation.")
                 return self._eval_reply(msg[1])
@@ -130,6 +195,11 @@ class WorkspaceClient:
                 pass
 
     def _eval_reply(self, reply) -> EvalReply:
+        if reply[0] == TESTS:
+            _, results, names = reply
+            self.info["bindings"] = names
+            outcomes = [_test_outcome(r) for r in results]
+            return EvalReply(True, "", "tests", [str(n) for n in names], outcomes)
         if reply[0] == Atom("ok"):
             _, text, names = reply
             self.info["bindings"] = names
@@ -189,6 +259,10 @@ class WorkspaceClient:
     async def workspace_info(self) -> dict:
         reply = await self.call(Atom("info"))
         return {str(k): v for k, v in reply[1].items()}
+
+    async def stop_with_client(self) -> None:
+        """Make the node stop when this client goes away (ephemeral workspaces)."""
+        await self.call((Atom("stop_with"), self.mailbox.pid))
 
     async def stop_workspace(self) -> None:
         await self.call(Atom("stop"))

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import cookie, erlbuild
+from . import cookie, erlbuild, stdlibbuild
 from .errors import WorkspaceError
 from .paths import WorkspacePaths
 
@@ -74,8 +74,10 @@ def _start_lock(ws: WorkspacePaths):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def node_argv(ws: WorkspacePaths, ebin: Path, idle_timeout: int | None) -> list[str]:
+def node_argv(ws: WorkspacePaths, ebin: Path, idle_timeout: int | None,
+              stdlib_ebin: Path | None = None) -> list[str]:
     idle = "infinity" if not idle_timeout else str(int(idle_timeout))
+    extra = ["-beamtalk_stdlib", str(stdlib_ebin)] if stdlib_ebin is not None else []
     return [
         erlbuild.find_executable("erl"),
         "-noinput",
@@ -85,6 +87,7 @@ def node_argv(ws: WorkspacePaths, ebin: Path, idle_timeout: int | None) -> list[
         "-beamtalk_workspace", ws.id,
         "-beamtalk_dir", str(ws.dir),
         "-beamtalk_idle", idle,
+        *extra,
         "-s", "beamtalk_boot", "start",
     ]
 
@@ -107,6 +110,7 @@ def start(ws: WorkspacePaths, *, idle_timeout: int | None = DEFAULT_IDLE_TIMEOUT
         os.chmod(ws.dir, 0o700)
         cookie.create(ws.cookie_file)
         ebin = erlbuild.ensure_built()
+        stdlib_ebin = stdlibbuild.ensure_built(ebin)
         with contextlib.suppress(FileNotFoundError):
             ws.node_info.unlink()
         if ws.project is not None and not ws.metadata.exists():
@@ -114,7 +118,7 @@ def start(ws: WorkspacePaths, *, idle_timeout: int | None = DEFAULT_IDLE_TIMEOUT
         log = open(ws.log, "ab")
         try:
             proc = subprocess.Popen(
-                node_argv(ws, ebin, idle_timeout),
+                node_argv(ws, ebin, idle_timeout, stdlib_ebin),
                 env=node_env(ws),
                 stdin=subprocess.DEVNULL,
                 stdout=log,

@@ -6,7 +6,7 @@
 %% `'class <selector>'` is a class-side method (Self is the class object).
 %% beamtalk_bootstrap builds the method tables from the exports, and the
 %% Beamtalk stdlib can call the same functions from `@primitive` bodies.
--module(beamtalk_prim_protoobject).
+-module(beamtalk_prim_proto_object).
 
 -export(['class'/1, '=='/2, '/='/2, '=:='/2, '=/='/2, '='/2, '~='/2,
          'doesNotUnderstand:args:'/3, 'perform:withArguments:'/3]).

@@ -1,0 +1,269 @@
+"""`beamtalk test` and the REPL's `:test`: run BUnit tests on a node and report.
+
+The tests run on the node (`erl_support/beamtalk_test_runner.erl`); Python
+only decides which files to load, asks the workspace server to run the tests
+of some classes (DESIGN D3: the `tests` request) and prints the results.
+
+`beamtalk test [PATH ...] [--format json]` (DESIGN §3): a directory means every
+`.bt` file below it; files under a `fixtures/` directory (found below a given
+directory, or beside a given test file) are loaded first; everything is
+loaded into a fresh workspace of its own, stopped at the end whatever
+happens; every test method of every TestCase subclass defined in the test
+files runs.  Exit status 0 only when every test passed and every file
+compiled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import signal
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from beamtalk_ws.workspace.client import TestOutcome
+
+FIXTURES = "fixtures"
+
+
+# ---------------------------------------------------------------------------
+# Reporting (shared by `beamtalk test` and `:test`)
+
+@dataclass
+class FileError:
+    path: str
+    message: str
+
+    def as_json(self) -> dict:
+        return {"file": self.path, "status": "error", "message": self.message}
+
+
+def summary_line(results: list[TestOutcome]) -> str:
+    passed = sum(1 for r in results if r.status == "pass")
+    return f"{passed} passed, {len(results) - passed} failed"
+
+
+def human_report(results: list[TestOutcome], file_errors: list[FileError] = ()) -> str:
+    """Failures (class, test, message), then the summary line `N passed, M failed`."""
+    blocks = []
+    for e in file_errors:
+        blocks.append(f"ERROR: {e.path} does not compile\n" + _indent(e.message))
+    for r in results:
+        if r.status == "pass":
+            continue
+        label = "FAIL" if r.status == "fail" else "ERROR"
+        blocks.append(f"{label}: {r.cls} >> {r.test}\n" + _indent(r.message or ""))
+    lines = []
+    if blocks:
+        lines.append("\n".join(blocks))
+        lines.append("")
+    if file_errors:
+        n = len(file_errors)
+        lines.append(f"{n} file{'s' if n != 1 else ''} did not compile")
+    lines.append(summary_line(results))
+    return "\n".join(lines)
+
+
+def all_passed(results: list[TestOutcome]) -> bool:
+    return all(r.status == "pass" for r in results)
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line if line else line for line in text.splitlines()) or "  "
+
+
+# ---------------------------------------------------------------------------
+# Which files
+
+@dataclass
+class TestFiles:
+    fixtures: list[Path] = field(default_factory=list)
+    tests: list[Path] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+
+
+def _below(d: Path) -> list[Path]:
+    return sorted(p for p in d.rglob("*.bt")
+                  if p.is_file() and not any(part.startswith(".") for part in p.relative_to(d).parts))
+
+
+def collect(args: list[str]) -> TestFiles:
+    """Test files and fixture files for the given paths, each once, in order."""
+    found = TestFiles()
+    fixtures: dict[Path, Path] = {}
+    tests: dict[Path, Path] = {}
+    for arg in args:
+        path = Path(arg)
+        if path.is_dir():
+            for f in _below(path):
+                rel_dirs = f.relative_to(path).parts[:-1]
+                (fixtures if FIXTURES in rel_dirs else tests).setdefault(f.resolve(), f)
+        elif path.is_file():
+            tests.setdefault(path.resolve(), path)
+        else:
+            found.missing.append(arg)
+    for real, f in list(tests.items()):
+        beside = f.parent / FIXTURES
+        if beside.is_dir():
+            for fx in _below(beside):
+                if fx.resolve() not in tests:
+                    fixtures.setdefault(fx.resolve(), fx)
+    found.fixtures = sorted(fixtures.values(), key=lambda p: str(p))
+    found.tests = list(tests.values())
+    return found
+
+
+# ---------------------------------------------------------------------------
+# Loading and running on a client
+
+async def load_files(client, files: list[Path], errors: list[FileError], on_output) -> list[tuple[str, Path]]:
+    """Compile and load files; answer [(class name, file)] of what loaded, in file order.
+    Files that do not compile or load are added to `errors`."""
+    from beamtalk_ws.repl.loader import plan
+
+    if not files:
+        return []
+    p = await plan(files, client)
+    for f, text in p.errors:
+        errors.append(FileError(str(f), text))
+    loaded: dict[Path, str] = {}
+    for module, forms, name, f in p.modules:      # superclasses first
+        reply = await client.load_modules([(module, forms)], on_output=on_output)
+        if reply.ok:
+            loaded[f] = name
+        else:
+            errors.append(FileError(str(f), reply.text))
+    order = {f: i for i, f in enumerate(files)}
+    return sorted(((n, f) for f, n in loaded.items()), key=lambda nf: order.get(nf[1], 0))
+
+
+async def run_files(client, files: TestFiles, on_output) -> tuple[list[TestOutcome], list[FileError]]:
+    errors = [FileError(m, "No such file or directory") for m in files.missing]
+    await load_files(client, files.fixtures, errors, on_output)
+    classes = await load_files(client, files.tests, errors, on_output)
+    results: list[TestOutcome] = []
+    if classes:
+        reply = await client.run_tests([name for name, _ in classes], strict=False, on_output=on_output)
+        if not reply.ok:
+            errors.append(FileError(", ".join(str(f) for _, f in classes), reply.text))
+        else:
+            results = reply.results or []
+    return results, errors
+
+
+# ---------------------------------------------------------------------------
+# `beamtalk test`
+
+def default_paths() -> list[str]:
+    from beamtalk_ws.workspace.paths import project_root
+
+    root = project_root()
+    test_dir = root / "test"
+    try:
+        return [os.path.relpath(test_dir)]
+    except ValueError:
+        return [str(test_dir)]
+
+
+def cmd_test(paths_: list[str], fmt: str = "text", out: TextIO | None = None,
+             err: TextIO | None = None) -> int:
+    """Run the command; the exit status."""
+    from beamtalk_ws.workspace import launcher, paths
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    files = collect(paths_ or default_paths())
+    ws = paths.resolve("test-" + uuid.uuid4().hex[:12])
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def terminate(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, terminate)
+    except ValueError:            # not the main thread
+        previous = None
+    try:
+        # The idle timeout is only a backstop: the node also stops when this
+        # process's connection goes (stop_with), and at the end of the run.
+        launcher.start(ws, idle_timeout=60)
+        return asyncio.run(_run(ws, files, fmt, out, err))
+    finally:
+        _discard(ws)
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+async def _run(ws, files: TestFiles, fmt: str, out: TextIO, err: TextIO) -> int:
+    from beamtalk_ws.workspace.client import WorkspaceClient
+
+    client = await WorkspaceClient.connect(ws, session="test")
+    try:
+        await client.stop_with_client()
+        stream = out if fmt == "text" else err
+
+        def on_output(text: str) -> None:
+            stream.write(text)
+            stream.flush()
+
+        results, errors = await run_files(client, files, on_output)
+        if fmt == "json":
+            for e in errors:
+                out.write(json.dumps(e.as_json(), ensure_ascii=False) + "\n")
+            for r in results:
+                out.write(json.dumps(r.as_json(), ensure_ascii=False) + "\n")
+        else:
+            out.write(human_report(results, errors) + "\n")
+        out.flush()
+        return 0 if all_passed(results) and not errors else 1
+    finally:
+        try:
+            await asyncio.wait_for(client.stop_workspace(), 5)
+        except Exception:  # noqa: BLE001 - _discard kills the node if this did not work
+            pass
+        await client.close()
+
+
+def _discard(ws) -> None:
+    """Stop the ephemeral node (killing it if it does not stop) and remove its files."""
+    from beamtalk_ws.workspace import launcher
+
+    if not launcher.wait_stopped(ws, timeout=5.0):
+        launcher.kill(ws)
+    # Interrupted while the node was starting: it has no node.info yet, but
+    # its (unique) node name is on its command line.
+    pids = _pids_of(ws.node_name)
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    deadline = time.monotonic() + 10
+    while pids and time.monotonic() < deadline:
+        time.sleep(0.02)
+        pids = _pids_of(ws.node_name)
+    shutil.rmtree(ws.dir, ignore_errors=True)
+
+
+def _pids_of(node_name: str) -> list[int]:
+    name = node_name.encode()
+    pids = []
+    for d in Path("/proc").glob("[0-9]*"):
+        try:
+            if name in (d / "cmdline").read_bytes().split(b"\0"):
+                pids.append(int(d.name))
+        except (OSError, ValueError):
+            continue
+    return pids
+
+
+def repl_output(results: list[TestOutcome]) -> tuple[bool, str]:
+    """What `:test` prints, and whether everything passed."""
+    return all_passed(results), human_report(results)
+

@@ -1,0 +1,54 @@
+"""`beamtalk transcript`: follow a workspace's Transcript from another terminal (issue 5 §4)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import uuid
+
+from conftest import beamtalk_cmd, run_beamtalk
+
+
+async def test_transcript_follows_background_output(workspace, repl):
+    tag = "bg-" + uuid.uuid4().hex[:8]
+    out = await repl.evaluate(f"Actor subclass: TranscriptWriter\n  go: t => Transcript show: t; cr")
+    assert out.ok, out.text
+    proc = subprocess.Popen(beamtalk_cmd() + ["transcript", "--workspace", workspace.id],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        await asyncio.sleep(1.0)  # let it subscribe
+        out = await repl.evaluate(f'w := TranscriptWriter spawn. w go: "{tag}"!\nw isAlive')
+        assert out.ok, out.text
+        loop = asyncio.get_running_loop()
+        line = ""
+        deadline = loop.time() + 10
+        while tag not in line and loop.time() < deadline:
+            line = await asyncio.wait_for(loop.run_in_executor(None, proc.stdout.readline), 10)
+        assert tag in line
+    finally:
+        os.killpg(proc.pid, signal.SIGINT)
+        proc.wait(timeout=10)
+    assert "Traceback" not in proc.stderr.read()
+
+
+async def test_transcript_no_follow_prints_the_buffer(workspace, repl):
+    tag = "buf-" + uuid.uuid4().hex[:8]
+    out = await repl.evaluate(f"Actor subclass: TranscriptWriter2\n  go: t => Transcript show: t; cr")
+    assert out.ok, out.text
+    out = await repl.evaluate(f'w2 := TranscriptWriter2 spawn. w2 go: "{tag}"!\nw2 isAlive')
+    assert out.ok, out.text
+    for _ in range(50):
+        proc = run_beamtalk(["transcript", "--no-follow", "--workspace", workspace.id])
+        if tag in proc.stdout:
+            break
+        await asyncio.sleep(0.1)
+    assert proc.returncode == 0 and tag in proc.stdout
+
+
+def test_transcript_of_a_workspace_that_is_not_running(bt_home):
+    proc = run_beamtalk(["transcript", "--workspace", "nosuch-" + uuid.uuid4().hex[:6]])
+    assert proc.returncode == 1
+    assert ("not running" in proc.stderr or "never started" in proc.stderr) and "Traceback" not in proc.stderr
