@@ -30,7 +30,7 @@ _STRINGS_AND_COMMENTS = re.compile(r'"(?:[^"]|"")*"?|//.*|\$.')
 _CLASS_HEADER = re.compile(r"^(?:[a-z]+\s+)*[A-Z]\w*(?:\s+class)?\s+subclass:\s*[A-Z]\w*\s*$")
 
 
-class Cancelled(KeyboardInterrupt):
+class Cancelled(Exception):
     """Ctrl-C while editing; `text` is what was being edited."""
 
     def __init__(self, text: str = ""):
