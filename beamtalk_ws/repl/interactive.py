@@ -83,25 +83,48 @@ def _private_file(path):
     return path
 
 
-def warm_up_after_first_render(session) -> None:
-    """Import the compiler (and the parser) once the prompt is on the screen,
-    in a thread, so neither the prompt nor the first input waits for it."""
+def warm_up_after_first_render(session, notes=None) -> None:
+    """Once the prompt is on the screen, import the compiler (and the parser)
+    in a thread, so neither the prompt nor the first input waits for it; then
+    `notes()` (work that needs the compiler too) may answer a text to show
+    above the prompt."""
     app = session.app
+    loop = asyncio.get_running_loop()
 
     def start(_app) -> None:
         app.after_render -= start
-        threading.Thread(target=_warm_up, name="beamtalk-warm-up", daemon=True).start()
+        threading.Thread(target=_warm_up, args=(session, loop, notes), name="beamtalk-warm-up",
+                         daemon=True).start()
 
     app.after_render += start
 
 
-def _warm_up() -> None:
+def _warm_up(session, loop, notes) -> None:
     try:
         import beamtalk_ws.compiler  # noqa: F401
         import beamtalk_ws.repl.analysis  # noqa: F401
         import beamtalk_ws.repl.commands  # noqa: F401
+
+        note = notes() if notes is not None else None
     except Exception:                           # noqa: BLE001 - imported again, and reported, when used
-        pass
+        return
+    if note:
+        loop.call_soon_threadsafe(_show_note, session, note)
+
+
+def _show_note(session, text: str) -> None:
+    """Print above the prompt (which is drawn again below it)."""
+    from prompt_toolkit.application import run_in_terminal
+    from prompt_toolkit.application.current import set_app
+
+    def say() -> None:
+        print(text, file=sys.stderr)
+
+    if session.app.is_running:
+        with set_app(session.app):
+            asyncio.ensure_future(run_in_terminal(say))
+    else:
+        say()
 
 
 async def read_input(session) -> str | None:
@@ -175,10 +198,10 @@ def show(outcome, out=None, err=None) -> None:
     err.flush()
 
 
-async def run(repl: Repl, history_path=None) -> int:
+async def run(repl: Repl, history_path=None, notes=None) -> int:
     print(banner(repl))
     session = make_session(repl, history_path)
-    warm_up_after_first_render(session)
+    warm_up_after_first_render(session, notes)
     while True:
         code = await read_input(session)
         if code is None:
