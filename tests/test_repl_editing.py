@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
+from beamtalk_ws.repl.analysis import analyse
 from beamtalk_ws.repl.highlight import fragments, split_lines
 from beamtalk_ws.repl.keys import next_indent, should_submit
 from beamtalk_ws.repl.validator import syntax_error
@@ -78,6 +80,22 @@ def test_highlighting_of_unfinished_and_bad_input():
     assert fragments("") == []
 
 
+_PIECES = st.sampled_from(list('abcXYZ :=#()[]{}"$\'.^;|!<>+-*/,\n\t0123456789@`\\')
+                         + ["subclass:", "=>", "Erlang", "lists", " x", "//", "/*", "*/", ":load ", ":help "])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=30).map("".join))
+def test_editing_helpers_take_any_text(text):
+    """Whatever is being typed: highlighting covers it exactly, and reading
+    it for completion, validation or Enter never fails."""
+    assert "".join(t for _, t in fragments(text)) == text
+    analyse(text, {"x"})
+    syntax_error(text)
+    should_submit(text)
+    next_indent(text.split("\n")[-1])
+
+
 class _Client:
     bound_names: list = []
     info: dict = {}
@@ -105,12 +123,12 @@ async def _prompt(keys: str):
 
 async def test_prompt_session_multi_line_by_completeness():
     text, _ = await _prompt("Object subclass: Foo\rbar =>\r1 + 2\r\r")
-    assert text == "Object subclass: Foo\n  bar =>\n    1 + 2\n    "
+    assert text == "Object subclass: Foo\n  bar =>\n    1 + 2"
 
 
 async def test_prompt_session_bracketed_paste_is_one_input():
     text, _ = await _prompt("\x1b[200~x := 1\ry := 2\r\x1b[201~\r")
-    assert text == "x := 1\ny := 2\n"
+    assert text == "x := 1\ny := 2"
 
 
 async def test_prompt_session_keeps_invalid_input_with_the_error():

@@ -59,6 +59,18 @@ def next_indent(line: str) -> str:
     return indent
 
 
+def accept(buffer) -> None:
+    """Submit (through the validator): without trailing blank lines, so the
+    history and the screen keep the input as it reads."""
+    text = buffer.text
+    stripped = text.rstrip()
+    if stripped != text:
+        from prompt_toolkit.document import Document
+
+        buffer.set_document(Document(stripped, len(stripped)), bypass_readonly=True)
+    buffer.validate_and_handle()
+
+
 def newline(buffer) -> None:
     buffer.insert_text("\n" + next_indent(buffer.document.current_line_before_cursor))
 
@@ -80,13 +92,13 @@ def repl_key_bindings() -> KeyBindings:
             newline(b)                         # editing inside a multi-line input
             return
         if should_submit(text):
-            b.validate_and_handle()
+            accept(b)
         else:
             newline(b)
 
     @kb.add("escape", "enter", filter=editing)
     def _submit(event):
-        event.current_buffer.validate_and_handle()
+        accept(event.current_buffer)
 
     @kb.add("c-c", filter=editing)
     def _cancel(event):
