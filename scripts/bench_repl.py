@@ -15,6 +15,9 @@ Prints, measured in the same run against one already-running workspace:
   call asks the node; next to it a bare gen_server round trip to the same
   node.
 
+The subprocesses run with bytecode caching on (PYTHONDONTWRITEBYTECODE
+removed from their environment), as a user's `beamtalk` has it.
+
 Run: .venv/bin/python scripts/bench_repl.py [RUNS]
 """
 
@@ -167,6 +170,10 @@ def main() -> None:
     home = tempfile.mkdtemp(prefix="bt-bench-repl-")
     os.environ["BEAMTALK_HOME"] = home
     env = dict(os.environ, TERM="xterm-256color", COLUMNS="100", LINES="30")
+    # As on a user's machine, the package's bytecode is cached (__pycache__,
+    # written by the warm-up run): an environment that forbids writing it
+    # would have every start compile the sources again.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     from beamtalk_ws.workspace import launcher, paths
 
     name = "benchrepl"
