@@ -137,17 +137,19 @@ async def cmd_repl(args) -> int:
     start = "never" if args.no_start else ("ask" if interactive else "auto")
     client = await open_client(ws, args.session, start=start, idle_timeout=idle_timeout_from(args),
                                ask=_ask_yes if interactive else None)
-    _warn_if_stale_runtime(client)
+    if not interactive:
+        _warn_if_stale_runtime(client)
     repl = Repl(client)
     try:
         if args.json:
             from beamtalk_ws.repl.json_mode import JsonRepl
             return await JsonRepl(repl).run()
-        from beamtalk_ws.repl import plain
         if interactive:
-            print(f"Beamtalk v{__version__} — workspace '{ws.id}' on {ws.node_name}, session '{args.session}'")
-            print("Type :help for available commands, :exit to quit.")
-        return await plain.run(repl, interactive, history_path=ws.history if interactive else None)
+            from beamtalk_ws.repl import interactive as terminal
+            # The staleness check imports the compiler: done once the prompt shows.
+            return await terminal.run(repl, history_path=ws.history, notes=lambda: _stale_runtime_note(client))
+        from beamtalk_ws.repl import plain
+        return await plain.run(repl, False)
     finally:
         if args.ephemeral:
             try:
@@ -179,6 +181,12 @@ async def cmd_transcript(args) -> int:
 
 
 def _warn_if_stale_runtime(client) -> None:
+    note = _stale_runtime_note(client)
+    if note:
+        print(note, file=sys.stderr)
+
+
+def _stale_runtime_note(client) -> str | None:
     """A workspace keeps the Erlang runtime it was started with; say so when
     this beamtalk would build a different one."""
     from pathlib import Path
@@ -189,21 +197,21 @@ def _warn_if_stale_runtime(client) -> None:
 
     running = client.info.get("runtime")
     if not isinstance(running, (bytes, bytearray)):
-        return
+        return None
     try:
         current = erlbuild.ensure_built()
         stdlib = stdlibbuild.ensure_built(current)
     except WorkspaceError:
-        return
+        return None
     running_stdlib = client.info.get("stdlib")
     stale = [what for what, now, then in (("Erlang runtime", current, running),
                                           ("standard library", stdlib, running_stdlib))
              if isinstance(then, (bytes, bytearray)) and then and now is not None
              and Path(then.decode()).resolve() != now.resolve()]
-    if stale:
-        print(f"beamtalk: note: workspace '{client.ws.id}' runs an older {' and '.join(stale)} than this "
-              f"beamtalk; restart it (`beamtalk workspace stop {client.ws.id}`) to use the new one.",
-              file=sys.stderr)
+    if not stale:
+        return None
+    return (f"beamtalk: note: workspace '{client.ws.id}' runs an older {' and '.join(stale)} than this "
+            f"beamtalk; restart it (`beamtalk workspace stop {client.ws.id}`) to use the new one.")
 
 
 def _ask_yes(question: str) -> bool:

@@ -128,6 +128,24 @@ handle_call(stop, _From, St) ->
     %% Reply first, then stop the node: the caller is told it worked.
     timer:apply_after(50, init, stop, []),
     {reply, ok, St};
+%% Completion and `:help` (beamtalk_complete): `{complete, Session, Req}`
+%% reads the session's bindings without creating the session and answers
+%% from a process of its own, so a slow answer (the code path scanned for
+%% module names) never holds up the server; `{docs, ClassName}`.
+handle_call({complete, SessionName, Req}, From, St) ->
+    Bindings = case maps:find(SessionName, St#st.sessions) of
+                   {ok, #session{bindings = B}} -> B;
+                   error -> #{}
+               end,
+    spawn(fun() ->
+                  Reply = try beamtalk_complete:complete(Bindings, Req)
+                          catch _:_ -> {ok, []}
+                          end,
+                  gen_server:reply(From, Reply)
+          end),
+    {noreply, St};
+handle_call({docs, Name}, _From, St) ->
+    {reply, try beamtalk_complete:docs(Name) catch _:_ -> {error, not_found} end, St};
 handle_call(_Other, _From, St) ->
     {reply, {error, unknown_request}, St}.
 
@@ -378,6 +396,8 @@ info(St, S) ->
              sessions => lists:sort(maps:keys(St#st.sessions)),
              clients => maps:size(St#st.clients),
              otp_release => list_to_binary(erlang:system_info(otp_release)),
+             classes => length(beamtalk_complete:class_names()),
+             actors => beamtalk_complete:actor_count(),
              runtime => unicode:characters_to_binary(filename:dirname(code:which(?MODULE))),
              stdlib => case code:which('bt@stdlib@object') of
                            P when is_list(P) -> unicode:characters_to_binary(filename:dirname(P));

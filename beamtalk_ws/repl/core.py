@@ -11,20 +11,27 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from beamtalk_ws.compiler import CompileError, classes_needed, compile_module
-from beamtalk_ws.syntax import SyntaxErrors, parse
 from beamtalk_ws.workspace.client import WorkspaceClient
+
+# The compiler (and the parser) are imported at the first input, not at start:
+# the interactive REPL shows its prompt first (scripts/bench_repl.py).
 
 OutputCallback = Callable[[str], None]
 
 _FIRST_WORD = re.compile(r"([a-z][a-z-]*)(?![A-Za-z0-9_:])(.*)", re.S)
-COMMAND_WORDS = ("load", "reload", "help", "exit", "quit", "clear", "bindings", "test", "show-codegen")
+COMMAND_WORDS = ("load", "reload", "help", "exit", "quit", "clear", "bindings", "test", "show-codegen",
+                 "emit", "sessions", "workspace")
 
 HELP = """\
 Beamtalk REPL commands:
   :help, :h          show this help
+  :help Class        the class's comment and methods
+  :help Class sel    one method's documentation
   :bindings, :b      list this session's bindings
   :clear             clear this session's bindings
+  :sessions          the workspace's sessions (* marks this one)
+  :workspace         node, id, uptime, classes and live actors of the workspace
+  :emit forms EXPR   the Erlang abstract forms EXPR compiles to, without running it
   :load, :l PATH     compile and load a .bt file or every .bt file of a directory
   :reload, :r        load the last :load path again (hot reload)
   :reload Class      reload one class from its source file
@@ -59,6 +66,9 @@ class Repl:
         return await self.evaluate_code(code, on_output)
 
     async def evaluate_code(self, code: str, on_output: OutputCallback | None = None) -> Outcome:
+        from beamtalk_ws.compiler import CompileError, classes_needed, compile_module
+        from beamtalk_ws.syntax import SyntaxErrors, parse
+
         try:
             module = parse(code, self.filename)
             needed = classes_needed(module)
@@ -139,6 +149,11 @@ class Repl:
     async def command(self, line: str, on_output: OutputCallback | None = None) -> Outcome:
         word, _, arg = line[1:].partition(" ")
         arg = arg.strip()
+        from .commands import extra_command      # :help Class, :emit, :sessions, :workspace
+
+        extra = await extra_command(self, word, arg)
+        if extra is not None:
+            return extra
         if word in ("quit", "q", "exit"):
             return Outcome(True, "Goodbye!", quit=True)
         if word in ("help", "h", "?"):

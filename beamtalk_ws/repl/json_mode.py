@@ -16,11 +16,15 @@ from beamtalk_ws.workspace.errors import WorkspaceError
 
 from .core import Repl
 
+#: A tool asked explicitly: give the node longer than while typing (150 ms).
+COMPLETE_TIMEOUT = 1.0
+
 
 class JsonRepl:
     def __init__(self, repl: Repl, out=None):
         self.repl = repl
         self.out = out or sys.stdout
+        self.completion = None
 
     def emit(self, obj: dict) -> None:
         self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
@@ -66,9 +70,25 @@ class JsonRepl:
         if op == "reload":
             command = ":reload" + (f" {req['class']}" if req.get("class") else "")
             return _reply(await self.repl.evaluate(command, on_output=self.output_for(rid)))
-        if op in ("complete",):
-            return {"error": f"The {op} operation is not available yet in this version."}
+        if op == "complete":
+            return await self.complete(req)
         return {"error": f"Unknown operation: {op}"}
+
+    async def complete(self, req: dict) -> dict:
+        """`{"op": "complete", "code": "x pri", "cursor": 5}` -> `{"completions": [...]}`:
+        the interactive completer's answers (completer.py), words that replace
+        the one being typed before the cursor."""
+        code = req.get("code")
+        if not isinstance(code, str):
+            return {"error": "complete needs a \"code\" string"}
+        cursor = req.get("cursor", len(code))
+        if not isinstance(cursor, int) or isinstance(cursor, bool) or not 0 <= cursor <= len(code):
+            return {"error": f"complete: \"cursor\" must be an offset from 0 to {len(code)}"}
+        if self.completion is None:
+            from .completer import CompletionEngine
+            self.completion = CompletionEngine(self.repl, timeout=COMPLETE_TIMEOUT)
+        found = await self.completion.complete(code, cursor)
+        return {"completions": [c.text for c in found]}
 
     async def run(self) -> int:
         loop = asyncio.get_running_loop()

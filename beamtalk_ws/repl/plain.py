@@ -1,8 +1,8 @@
-"""The line-based REPL: prompt, multi-line input by completeness, print.
+"""The line-based REPL for piped input: multi-line input by completeness, print.
 
-Interactive terminals get a prompt_toolkit prompt (history, Ctrl-C cancels the
-line, Ctrl-D leaves); piped input is read line by line.  While an evaluation
-runs, Ctrl-C interrupts it on the node and the session's bindings stay.
+Terminals get the interactive REPL (interactive.py); this one reads stdin
+line by line.  While an evaluation runs, SIGINT interrupts it on the node and
+the session's bindings stay.
 """
 
 from __future__ import annotations
@@ -21,17 +21,10 @@ CONTINUATION = "..> "
 
 
 class LineReader:
-    """Reads one line at a time from a terminal (prompt_toolkit) or a pipe."""
+    """Reads one line at a time from stdin (prompts shown when `interactive`)."""
 
     def __init__(self, interactive: bool, history_path=None):
         self.interactive = interactive
-        self.session = None
-        if interactive:
-            from prompt_toolkit import PromptSession
-            from prompt_toolkit.history import FileHistory, InMemoryHistory
-
-            history = FileHistory(str(history_path)) if history_path else InMemoryHistory()
-            self.session = PromptSession(history=history)
         self.pushed: list[str] = []
 
     def push_back(self, line: str) -> None:
@@ -41,8 +34,8 @@ class LineReader:
         """A line without its newline; EOFError at end of input, KeyboardInterrupt on Ctrl-C."""
         if self.pushed:
             return self.pushed.pop()
-        if self.session is not None:
-            return await self.session.prompt_async(prompt)
+        if self.interactive:
+            write(prompt)
         loop = asyncio.get_running_loop()
         line = await loop.run_in_executor(None, sys.stdin.readline)
         if not line:

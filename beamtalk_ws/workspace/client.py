@@ -222,6 +222,22 @@ class WorkspaceClient:
                                                abstract is True)
         return table
 
+    async def complete(self, request, timeout: float = 5.0) -> list[str]:
+        """Ask the node for completion candidates (beamtalk_complete.erl):
+        `Atom("classes")`, `(Atom("selectors"), (Atom("binding"|"instance"|"class"|"erlang"), Atom(name)))`
+        or `(Atom("modules"), b"prefix")`.  Answers names as strings."""
+        reply = await self.call((Atom("complete"), self.session.encode(), request), timeout=timeout)
+        if not (isinstance(reply, tuple) and reply and reply[0] == Atom("ok")):
+            return []
+        return [_text(n) for n in reply[1]]
+
+    async def class_docs(self, name: str, timeout: float = 5.0) -> dict | None:
+        """What `:help Class` shows (beamtalk_complete:docs/1), None for an unknown class."""
+        reply = await self.call((Atom("docs"), Atom(name)), timeout=timeout)
+        if not (isinstance(reply, tuple) and reply and reply[0] == Atom("ok")):
+            return None
+        return {str(k): v for k, v in reply[1].items()}
+
     async def interrupt(self) -> bool:
         reply = await self.call((Atom("interrupt"), self.session.encode()))
         return reply == Atom("ok")

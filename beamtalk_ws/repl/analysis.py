@@ -1,0 +1,160 @@
+"""What is being typed at the cursor, read with the project's lexer (for
+completion, completer.py): the kind of word, its prefix, and for a selector
+its receiver when that can be told from the text alone (a binding, a
+literal, a class, `Erlang`, an Erlang module).
+
+`analyse(text_before_cursor, bound_names) -> Context`; pure, no node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from beamtalk_ws.syntax import lexer as L
+
+PSEUDO = ("self", "super", "true", "false", "nil", "thisContext")
+LITERAL_CLASS = {L.K_INT: "Integer", L.K_FLOAT: "Float", L.K_STRING: "String", L.K_STR_END: "String",
+                 L.K_SYMBOL: "Symbol", L.K_CHAR: "Character"}
+PSEUDO_CLASS = {"true": "True", "false": "False", "nil": "UndefinedObject"}
+#: Tokens after which an expression (a primary) starts.
+_STARTS = frozenset({L.K_LPAREN, L.K_LBRACKET, L.K_LBRACE, L.K_HASH_PAREN, L.K_HASH_BRACKET,
+                     L.K_HASH_BRACE, L.K_PERIOD, L.K_ASSIGN, L.K_CARET, L.K_KEYWORD, L.K_BINOP,
+                     L.K_PIPE, L.K_FATARROW, L.K_STR_START, L.K_STR_SEG, L.K_BANG})
+_CLOSERS = {L.K_RBRACKET: (L.K_LBRACKET, L.K_HASH_BRACKET), L.K_RPAREN: (L.K_LPAREN, L.K_HASH_PAREN),
+            L.K_RBRACE: (L.K_LBRACE, L.K_HASH_BRACE)}
+_OPENER_CLASS = {L.K_LBRACKET: "Block", L.K_HASH_BRACKET: "Array", L.K_HASH_PAREN: "List",
+                 L.K_HASH_BRACE: "Dictionary"}
+_PATH_COMMANDS = ("load", "l")
+_CLASS_COMMANDS = ("help", "h", "?", "reload", "r")
+_CODE_COMMANDS = {"emit": 1, "show-codegen": 0, "sc": 0}   # words to skip before the code
+
+
+@dataclass(frozen=True)
+class Context:
+    """What is being completed: `kind`, the typed `prefix` starting at `start`,
+    and for selectors the receiver `(how, name)` (how: binding | instance |
+    class | erlang | erlang-class)."""
+
+    kind: str            # none | command | path | class | help-selector | primary | selector
+    prefix: str = ""
+    start: int = 0
+    receiver: tuple | None = None
+
+
+# ---------------------------------------------------------------- reading the text
+
+def analyse(text: str, bound=()) -> Context:
+    """The completion context at the end of `text` (the text before the cursor)."""
+    stripped = text.lstrip()
+    lead = len(text) - len(stripped)
+    if stripped.startswith(":") and "\n" not in stripped:
+        return _command_context(stripped, lead, bound)
+    return _code_context(text, 0, bound)
+
+
+def _command_context(line: str, offset: int, bound) -> Context:
+    word, sep, rest = line[1:].partition(" ")
+    if not sep:
+        return Context("command", line, offset)
+    arg_at = offset + 1 + len(word) + 1
+    lead = len(rest) - len(rest.lstrip())
+    arg_at += lead
+    arg = rest.lstrip()
+    if word in _PATH_COMMANDS:
+        return Context("path", arg, arg_at)
+    if word in _CLASS_COMMANDS:
+        parts = arg.split(" ")
+        if len(parts) == 1:
+            return Context("class", arg, arg_at)
+        if len(parts) == 2 and word in ("help", "h", "?") and parts[0][:1].isupper():
+            return Context("help-selector", parts[1], arg_at + len(parts[0]) + 1, ("instance", parts[0]))
+        return Context("none")
+    if word in _CODE_COMMANDS:
+        skip = _CODE_COMMANDS[word]
+        code, at = arg, arg_at
+        for _ in range(skip):
+            first, sp, code2 = code.partition(" ")
+            if not sp:
+                return Context("none") if word != "emit" else _emit_kind(first, at)
+            at += len(first) + 1
+            code = code2
+        return _code_context(code, at, bound)
+    return Context("none")
+
+
+def _emit_kind(first: str, at: int) -> Context:
+    return Context("word", first, at, ("forms", "ast"))
+
+
+def _code_context(text: str, offset: int, bound) -> Context:
+    t = L.lex(text)
+    n = len(t.kinds) - 1                         # index of EOF
+    if n > 0 and t.kinds[n - 1] == L.K_ERROR:
+        return Context("none")                   # inside an unterminated string or comment, or bad input
+    tail = text[t.ends[n - 1] if n else 0:]
+    if t.unterminated_comment or ("//" in tail and "\n" not in tail.rsplit("//", 1)[1]):
+        return Context("none")                   # inside a comment
+    p = n
+    prefix = ""
+    if n > 0 and t.ends[n - 1] == len(text) and t.kinds[n - 1] in (L.K_IDENT, L.K_KEYWORD):
+        p = n - 1
+        prefix = t.text(p)
+    elif n > 0 and t.ends[n - 1] == len(text):
+        return Context("none")                   # right after a literal or punctuation
+    start = offset + (t.starts[p] if p < n else len(text))
+    r = p - 1
+    if r < 0 or t.kinds[r] in _STARTS:
+        if prefix.endswith(":"):
+            return Context("none")
+        return Context("primary", prefix, start)
+    if t.kinds[r] == L.K_SEMI:
+        return Context("none")                   # a cascade: the receiver is not at hand here
+    receiver = _receiver(t, r, bound)
+    if receiver is None:
+        return Context("none")
+    return Context("selector", prefix, start, receiver)
+
+
+def _is_primary(t, i: int) -> bool:
+    return i == 0 or t.kinds[i - 1] in _STARTS
+
+
+def _receiver(t, r: int, bound):
+    kind = t.kinds[r]
+    if kind in LITERAL_CLASS:
+        if kind == L.K_STR_END or _is_primary(t, r):
+            return ("instance", LITERAL_CLASS[kind])
+        return None
+    if kind == L.K_IDENT:
+        name = t.text(r)
+        if _is_primary(t, r):
+            if name in PSEUDO_CLASS:
+                return ("instance", PSEUDO_CLASS[name])
+            if name == "Erlang":
+                return ("erlang-class", name)
+            if name[:1].isupper():
+                return ("class", name)
+            if name in bound:
+                return ("binding", name)
+            return None
+        # `Erlang lists <word>`: a message to the module proxy.
+        if r >= 1 and t.kinds[r - 1] == L.K_IDENT and t.text(r - 1) == "Erlang" and _is_primary(t, r - 1):
+            return ("erlang", name)
+        return None
+    if kind in _CLOSERS:
+        depth = 0
+        for i in range(r, -1, -1):
+            k = t.kinds[i]
+            if k in _CLOSERS:
+                depth += 1
+            elif k in _OPENERS:
+                depth -= 1
+                if depth == 0:
+                    if k in _OPENER_CLASS and _is_primary(t, i) and k in _CLOSERS[kind]:
+                        return ("instance", _OPENER_CLASS[k])
+                    return None
+        return None
+    return None
+
+
+_OPENERS = frozenset(o for pair in _CLOSERS.values() for o in pair)

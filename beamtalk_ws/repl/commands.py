@@ -1,0 +1,170 @@
+"""REPL commands beyond the basic ones of `core.py` (spec/repl.md §4):
+`:help Class [selector]`, `:emit forms EXPR` (`:show-codegen`, `:sc`),
+`:sessions`, `:workspace`.
+
+`Repl.command` asks `extra_command` first; it answers None for anything it
+does not handle, and core.py goes on with its own commands.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from beamtalk_ws.dist.terms import Atom
+
+from .core import Outcome
+
+UNKNOWN_CLASS = "Unknown class: {0}. Use Workspace classes or :modules to see loaded classes."
+UNKNOWN_SELECTOR = "{0} does not understand {1}. Use :help {0} to see available methods."
+EMIT_USAGE = "Usage: :emit forms EXPR (the Erlang abstract forms EXPR compiles to; nothing is run)"
+
+
+async def extra_command(repl, word: str, arg: str) -> Outcome | None:
+    if word in ("help", "h", "?") and arg:
+        return await help_class(repl, arg)
+    if word == "emit":
+        what, _, code = arg.partition(" ")
+        if what not in ("forms", "ast") or not code.strip():
+            return Outcome(False, EMIT_USAGE, kind="command")
+        return await emit(repl, what, code.strip())
+    if word in ("show-codegen", "sc"):
+        if not arg:
+            return Outcome(False, "Usage: :show-codegen EXPR (same as :emit forms EXPR)", kind="command")
+        return await emit(repl, "forms", arg)
+    if word == "sessions":
+        return await sessions(repl)
+    if word == "workspace":
+        return await workspace(repl)
+    return None
+
+
+# ---------------------------------------------------------------- :help
+
+def _text(v) -> str | None:
+    if isinstance(v, (bytes, bytearray)):
+        return bytes(v).decode("utf-8", errors="replace")
+    if v is None or v == Atom("nil"):
+        return None
+    return str(v)
+
+
+async def help_class(repl, arg: str) -> Outcome:
+    parts = arg.split()
+    name = parts[0]
+    if not name.isidentifier() or not name[:1].isupper() or len(parts) > 2:
+        return Outcome(False, "Usage: :help [Class [selector]]", kind="command")
+    docs = await repl.client.class_docs(name)
+    if docs is None:
+        return Outcome(False, UNKNOWN_CLASS.format(name), kind="command")
+    if len(parts) == 1:
+        return Outcome(True, class_help(docs))
+    text = method_help(docs, parts[1])
+    if text is None:
+        return Outcome(False, UNKNOWN_SELECTOR.format(name, parts[1]), kind="command")
+    return Outcome(True, text)
+
+
+def _methods(docs, side: str):
+    """[(selector, defining class, doc)] of one side."""
+    return [(str(s), str(d), _text(doc)) for s, d, doc in docs.get(side, [])]
+
+
+def class_help(docs) -> str:
+    name = str(docs["name"])
+    sup = docs.get("superclass")
+    header = f"== {name} < {sup} ==" if sup not in (None, Atom("nil")) else f"== {name} =="
+    lines = [header]
+    doc = _text(docs.get("doc"))
+    if doc:
+        lines.append(doc.strip())
+    supers = [str(s) for s in docs.get("superclasses", [])]
+    lines.append(f"Kind: {docs.get('kind')}" + (f"; inherits from {', '.join(supers)}" if supers else ""))
+    for side, title in (("instance", "Instance methods"), ("class", "Class methods")):
+        own = [(s, doc) for s, d, doc in _methods(docs, side) if d == name]
+        if not own:
+            continue
+        lines.append("")
+        lines.append(f"{title}:")
+        documented = [(s, doc) for s, doc in own if doc]
+        plain = [s for s, doc in own if not doc]
+        for s, doc in documented:
+            lines.append(f"  {s} — {doc.strip().splitlines()[0]}")
+        if plain:
+            lines.extend(textwrap.wrap("  ".join(plain), width=76, initial_indent="  ",
+                                       subsequent_indent="  ", break_on_hyphens=False))
+    inherited = {}
+    for s, d, _ in _methods(docs, "instance"):
+        if d != name:
+            inherited.setdefault(d, 0)
+            inherited[d] += 1
+    if inherited:
+        lines.append("")
+        lines.append("Inherited: " + ", ".join(f"{n} from {c}" for c, n in inherited.items()))
+    lines.append("")
+    lines.append(f"Use :help {name} <selector> for one method.")
+    return "\n".join(lines)
+
+
+def method_help(docs, selector: str) -> str | None:
+    name = str(docs["name"])
+    for side, label in (("instance", name), ("class", f"{name} class")):
+        for s, definer, doc in _methods(docs, side):
+            if s != selector:
+                continue
+            head = f"{label} >> {s}"
+            if definer != name:
+                head += f" (inherited from {definer})"
+            return head + "\n" + (textwrap.indent(doc.strip(), "  ") if doc else "  No documentation.")
+    return None
+
+
+# ---------------------------------------------------------------- :emit forms
+
+async def emit(repl, what: str, code: str) -> Outcome:
+    """The forms (or the AST) EXPR compiles to, exactly as an evaluation would
+    compile it against this session's bindings; nothing runs."""
+    from beamtalk_ws.compiler import CompileError, classes_needed, compile_module
+    from beamtalk_ws.compiler.forms import format_forms
+    from beamtalk_ws.syntax import SyntaxErrors, dump, parse
+
+    try:
+        module = parse(code, repl.filename)
+        if what == "ast":
+            return Outcome(True, dump(module))
+        needed = classes_needed(module)
+        table = await repl.client.class_table(needed) if needed else None
+        compiled = compile_module(module, code, frozenset(repl.client.bound_names), repl.filename, table)
+    except SyntaxErrors as e:
+        return Outcome(False, e.render(), kind="syntax")
+    except CompileError as e:
+        return Outcome(False, e.render(), kind="compile")
+    return Outcome(True, format_forms(compiled.forms), warnings=compiled.warnings)
+
+
+# ---------------------------------------------------------------- :sessions, :workspace
+
+async def sessions(repl) -> Outcome:
+    names = await repl.client.sessions()
+    me = repl.client.session
+    if me not in names:
+        names = sorted(names + [me])
+    return Outcome(True, "\n".join(("* " if n == me else "  ") + n for n in names))
+
+
+def _uptime(ms) -> str:
+    s = int(ms or 0) // 1000
+    return f"{s // 3600}h {s % 3600 // 60}m {s % 60}s"
+
+
+async def workspace(repl) -> Outcome:
+    info = await repl.client.workspace_info()
+    sessions = ", ".join(_text(s) or "" for s in info.get("sessions", []))
+    lines = [
+        f"Workspace: {_text(info.get('id'))}",
+        f"Node:      {info.get('node')}",
+        f"Uptime:    {_uptime(info.get('uptime_ms'))}",
+        f"Classes:   {info.get('classes', '?')}",
+        f"Actors:    {info.get('actors', '?')}",
+        f"Sessions:  {sessions or '-'} (this one: {repl.client.session})",
+    ]
+    return Outcome(True, "\n".join(lines))

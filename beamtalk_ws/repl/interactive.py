@@ -1,0 +1,217 @@
+"""The interactive REPL: a prompt_toolkit session on a terminal.
+
+One piece per module, as in ptpython: key bindings (`keys.py`), completion
+(`completer.py`), highlighting (`highlight.py`), the validator
+(`validator.py`); this module puts them together, reads inputs and prints
+what `Repl.evaluate` (core.py, shared with `--json`) answers.
+
+The history is kept per workspace (`$BEAMTALK_HOME/workspaces/<id>/history`).
+While an evaluation runs the terminal is in its normal mode, so Ctrl-C is a
+SIGINT, which interrupts the evaluation on the node; the session's bindings
+stay as they were.  Ctrl-D on an empty line leaves: the workspace keeps
+running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import threading
+
+from beamtalk_ws import __version__
+from beamtalk_ws.workspace.errors import WorkspaceError
+
+from .core import Repl
+
+PROMPT = "> "
+CONTINUATION = "..> "
+_RED = "\x1b[31m"
+_RESET = "\x1b[0m"
+
+
+def banner(repl: Repl) -> str:
+    c = repl.client
+    return (f"Beamtalk v{__version__} — workspace '{c.ws.id}' on {c.ws.node_name}, session '{c.session}'\n"
+            "Type :help for available commands, :exit to quit. Tab completes, Ctrl-R searches the history,\n"
+            "Ctrl-C interrupts, Ctrl-D leaves (the workspace keeps running).")
+
+
+def make_session(repl: Repl, history_path=None, *, input=None, output=None, engine=None):
+    """The prompt_toolkit PromptSession of the REPL (input/output for tests)."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+    from prompt_toolkit.styles import Style
+
+    from .completer import CompletionEngine, prompt_toolkit_completer
+    from .highlight import STYLE, BeamtalkLexer
+    from .keys import repl_key_bindings
+    from .validator import BeamtalkValidator
+
+    if history_path is not None:
+        history = FileHistory(str(_private_file(history_path)))
+    else:
+        history = InMemoryHistory()
+    engine = engine or CompletionEngine(repl)
+    return PromptSession(
+        message=PROMPT,
+        multiline=True,
+        prompt_continuation=lambda width, line_number, wrap_count: CONTINUATION,
+        history=history,
+        lexer=BeamtalkLexer(),
+        completer=prompt_toolkit_completer(engine),
+        complete_while_typing=True,
+        validator=BeamtalkValidator(),
+        validate_while_typing=False,
+        key_bindings=repl_key_bindings(),
+        style=Style.from_dict(STYLE),
+        include_default_pygments_style=False,
+        enable_open_in_editor=False,
+        input=input,
+        output=output,
+    )
+
+
+def _private_file(path):
+    """The history holds what was typed: readable by its owner only."""
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600)
+        os.close(fd)
+    except OSError:
+        pass
+    return path
+
+
+def warm_up_after_first_render(session, notes=None) -> None:
+    """Once the prompt is on the screen, import the compiler (and the parser)
+    in a thread, so neither the prompt nor the first input waits for it; then
+    `notes()` (work that needs the compiler too) may answer a text to show
+    above the prompt."""
+    app = session.app
+    loop = asyncio.get_running_loop()
+
+    def start(_app) -> None:
+        app.after_render -= start
+        threading.Thread(target=_warm_up, args=(session, loop, notes), name="beamtalk-warm-up",
+                         daemon=True).start()
+
+    app.after_render += start
+
+
+def _warm_up(session, loop, notes) -> None:
+    try:
+        import beamtalk_ws.compiler  # noqa: F401
+        import beamtalk_ws.repl.analysis  # noqa: F401
+        import beamtalk_ws.repl.commands  # noqa: F401
+
+        note = notes() if notes is not None else None
+    except Exception:                           # noqa: BLE001 - imported again, and reported, when used
+        return
+    if note:
+        loop.call_soon_threadsafe(_show_note, session, note)
+
+
+def _show_note(session, text: str) -> None:
+    """Print above the prompt (which is drawn again below it)."""
+    from prompt_toolkit.application import run_in_terminal
+    from prompt_toolkit.application.current import set_app
+
+    def say() -> None:
+        print(text, file=sys.stderr)
+
+    if session.app.is_running:
+        with set_app(session.app):
+            asyncio.ensure_future(run_in_terminal(say))
+    else:
+        say()
+
+
+async def read_input(session) -> str | None:
+    """One input; None at Ctrl-D.  Ctrl-C while editing starts over."""
+    from .keys import Cancelled
+
+    while True:
+        try:
+            text = await session.prompt_async()
+        except Cancelled as c:
+            if c.text.strip():
+                print("Cancelled")
+            continue
+        except KeyboardInterrupt:
+            continue
+        except EOFError:
+            return None
+        if text.strip():
+            return text.rstrip()
+
+
+async def evaluate(repl: Repl, code: str, out=None):
+    """Run one input; Ctrl-C (SIGINT) meanwhile interrupts it on the node."""
+    out = out or sys.stdout
+    loop = asyncio.get_running_loop()
+    open_line = {"open": False}
+
+    def output(text: str) -> None:
+        if text:
+            out.write(text)
+            out.flush()
+            open_line["open"] = not text.endswith("\n")
+
+    task = asyncio.ensure_future(repl.evaluate(code, on_output=output))
+
+    def on_sigint() -> None:
+        if not task.done():
+            asyncio.ensure_future(_interrupt(repl))
+
+    try:
+        loop.add_signal_handler(signal.SIGINT, on_sigint)
+        installed = True
+    except (RuntimeError, ValueError):          # not the main thread (tests)
+        installed = False
+    try:
+        outcome = await task
+    finally:
+        if installed:
+            loop.remove_signal_handler(signal.SIGINT)
+    if open_line["open"]:
+        out.write("\n")
+    return outcome
+
+
+async def _interrupt(repl: Repl) -> None:
+    try:
+        await repl.client.interrupt()
+    except WorkspaceError:
+        pass
+
+
+def show(outcome, out=None, err=None) -> None:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    for w in outcome.warnings:
+        err.write("\u26a0 " + w + "\n")
+    if outcome.text:
+        colour = not outcome.ok and out.isatty()
+        out.write((_RED + outcome.text + _RESET if colour else outcome.text) + "\n")
+    out.flush()
+    err.flush()
+
+
+async def run(repl: Repl, history_path=None, notes=None) -> int:
+    print(banner(repl))
+    session = make_session(repl, history_path)
+    warm_up_after_first_render(session, notes)
+    while True:
+        code = await read_input(session)
+        if code is None:
+            print("Goodbye!")
+            return 0
+        try:
+            outcome = await evaluate(repl, code)
+        except WorkspaceError as e:
+            print(f"Error: {e}")
+            return 1
+        show(outcome)
+        if outcome.quit:
+            return 0

@@ -1,0 +1,166 @@
+"""REPL commands (spec/repl.md §4) against a real workspace, through
+`Repl.evaluate`, the door every front end uses (interactive and --json)."""
+
+from __future__ import annotations
+
+import re
+
+from beamtalk_ws.repl.core import HELP
+
+DOC_CLASS = """\
+/// A point on a line.
+Value subclass: DocLine
+  state: x = 0
+
+  /// Twice x.
+  /// Computed each time.
+  double => self.x * 2
+
+  plain => 1
+
+  /// The point at zero.
+  class origin => self new
+"""
+
+
+async def run(repl, code):
+    return await repl.evaluate(code)
+
+
+async def test_help_lists_every_command(repl):
+    for cmd in (":help", ":h", ":?"):
+        out = await run(repl, cmd)
+        assert out.ok and out.text == HELP
+    for name in (":help Class", ":help Class sel", ":bindings, :b", ":clear", ":sessions", ":workspace",
+                 ":emit forms EXPR", ":load, :l PATH", ":reload, :r", ":quit, :q, :exit"):
+        assert name in HELP
+
+
+async def test_help_class_shows_header_docs_and_methods(repl):
+    assert (await run(repl, DOC_CLASS)).text == "DocLine"
+    out = await run(repl, ":help DocLine")
+    assert out.ok
+    lines = out.text.splitlines()
+    assert lines[0] == "== DocLine < Value =="
+    assert "A point on a line." in out.text
+    assert "  double — Twice x." in lines
+    assert re.search(r"^  .*\bplain\b", out.text, re.M)
+    assert "Class methods:" in out.text and "origin — The point at zero." in out.text
+    assert "Inherited: " in out.text and "from Object" in out.text
+    integer = await run(repl, ":h Integer")
+    assert integer.ok and integer.text.startswith("== Integer < Number ==")
+    assert "factorial" in integer.text
+
+
+async def test_help_class_selector(repl):
+    await run(repl, DOC_CLASS)
+    out = await run(repl, ":help DocLine double")
+    assert (out.ok, out.text) == (True, "DocLine >> double\n  Twice x.\n  Computed each time.")
+    out = await run(repl, ":help DocLine plain")
+    assert out.text == "DocLine >> plain\n  No documentation."
+    out = await run(repl, ":help DocLine printString")
+    assert out.text.startswith("DocLine >> printString (inherited from Object)")
+    out = await run(repl, ":help DocLine origin")
+    assert out.text == "DocLine class >> origin\n  The point at zero."
+    out = await run(repl, ":help Integer +")
+    assert out.text.startswith("Integer >> + (inherited from Number)")
+
+
+async def test_help_unknown_class_and_selector_texts(repl):
+    out = await run(repl, ":help NoSuchClassQq")
+    assert (out.ok, out.text) == (
+        False, "Unknown class: NoSuchClassQq. Use Workspace classes or :modules to see loaded classes.")
+    out = await run(repl, ":help Integer frobnicate")
+    assert (out.ok, out.text) == (
+        False, "Integer does not understand frobnicate. Use :help Integer to see available methods.")
+    out = await run(repl, ":help lowercase")
+    assert not out.ok and out.text.startswith("Usage: :help")
+
+
+async def test_bindings_and_clear(repl):
+    assert (await run(repl, ":bindings")).text == "No bindings."
+    await run(repl, "x := 3 + 4")
+    await run(repl, "s := \"hi\"")
+    out = await run(repl, ":b")
+    assert out.text == '  s = "hi"\n  x = 7'
+    assert (await run(repl, ":clear")).text == "Bindings cleared."
+    assert (await run(repl, ":bindings")).text == "No bindings."
+    out = await run(repl, "x")
+    assert not out.ok and "Undefined variable: x" in out.text
+
+
+async def test_emit_forms_prints_the_forms_without_running(repl):
+    await run(repl, "y := 10")
+    out = await run(repl, ':emit forms y := y + 1. Erlang io format: "ran"')
+    assert out.ok
+    assert out.text.startswith("{attribute,1,module,")
+    assert "{op,1,'+'," in out.text and out.text.rstrip().endswith("{eof,1}.")
+    assert (await run(repl, "y")).text == "10"              # nothing ran
+    same = await run(repl, ":sc y + 1")
+    assert same.ok and "{op,1,'+'," in same.text
+    out = await run(repl, ":emit forms zork + 1")
+    assert not out.ok and "Undefined variable: zork" in out.text
+    out = await run(repl, ":emit forms ]")
+    assert not out.ok and "expected expression, found ]" in out.text
+    out = await run(repl, ":emit")
+    assert not out.ok and out.text.startswith("Usage: :emit forms EXPR")
+    out = await run(repl, ":emit ast 3 + 4")
+    assert out.ok and "3" in out.text
+
+
+async def test_sessions_marks_this_one(repl, workspace):
+    from beamtalk_ws.workspace.client import WorkspaceClient
+
+    other = await WorkspaceClient.connect(workspace, session="zz-other-session")
+    try:
+        await other.bindings()                               # the session exists on the node
+        out = await run(repl, ":sessions")
+    finally:
+        await other.close()
+    lines = out.text.splitlines()
+    assert f"* {repl.client.session}" in lines
+    assert "  zz-other-session" in lines
+
+
+async def test_workspace_command(repl, workspace):
+    await run(repl, "Actor subclass: WsCmdActor\n  ping => #pong\n")
+    await run(repl, "a := WsCmdActor spawn")
+    out = await run(repl, ":workspace")
+    assert out.ok
+    fields = dict(line.split(":", 1) for line in out.text.splitlines())
+    assert fields["Workspace"].strip() == workspace.id
+    assert fields["Node"].strip() == workspace.node_name
+    assert re.fullmatch(r"\d+h \d+m \d+s", fields["Uptime"].strip())
+    assert int(fields["Classes"]) > 40
+    assert int(fields["Actors"]) >= 1
+    assert repl.client.session in fields["Sessions"]
+
+
+async def test_quit_aliases(repl):
+    for cmd in (":quit", ":q", ":exit"):
+        out = await run(repl, cmd)
+        assert (out.quit, out.text) == (True, "Goodbye!")
+
+
+async def test_load_and_reload_aliases(repl, tmp_path):
+    path = tmp_path / "cmd_loaded.bt"
+    path.write_text("Object subclass: CmdLoaded\n  v => 1\n")
+    assert (await run(repl, f":l {path}")).text == "Loaded: CmdLoaded"
+    path.write_text("Object subclass: CmdLoaded\n  v => 2\n")
+    assert (await run(repl, ":r")).text == "Loaded: CmdLoaded"
+    assert (await run(repl, "CmdLoaded new v")).text == "2"
+    out = await run(repl, ":load /no/such/file.bt")
+    assert (out.ok, out.text) == (False, "File not found: /no/such/file.bt")
+
+
+async def test_bare_command_words_get_the_hint(repl):
+    for word in ("help", "bindings", "sessions", "workspace", "emit forms 3", "load x.bt"):
+        out = await run(repl, word)
+        first = word.split()[0]
+        assert (out.ok, out.text) == (False, f"Hint: did you mean `:{first}`? REPL commands start with `:`")
+    assert (await run(repl, "workspace := 3")).text == "3"
+
+
+async def test_unknown_command(repl):
+    out = await run(repl, ":frobnicate")
+    assert not out.ok and "Unknown command :frobnicate" in out.text
