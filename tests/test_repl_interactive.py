@@ -224,3 +224,16 @@ def test_commands_interactively(repl_tty):
     child.send(":q\r")
     child.expect_exact("Goodbye!")
     child.expect(pexpect.EOF)
+
+
+def test_background_transcript_and_output_appear_while_editing(repl_tty):
+    # A Transcript line written by an actor after its input has answered, and
+    # output of a process an input left running, show up marked with │ while
+    # the prompt waits; the prompt is drawn again below them.
+    enter(repl_tty, "Actor subclass: LateWriter\r  go => (Erlang timer sleep: 400). Transcript show: \"late-tr\"; cr\r")
+    enter(repl_tty, "LateWriter spawn go!")
+    repl_tty.expect_exact("\u2502 late-tr", timeout=10)
+    repl_tty.expect_exact(PROMPT)
+    enter(repl_tty, "Erlang erlang spawn: [(Erlang timer sleep: 400). Erlang io format: \"late-io~n\"]")
+    repl_tty.expect_exact("\u2502 late-io", timeout=10)
+    assert quit_(repl_tty) == 0

@@ -202,16 +202,64 @@ async def run(repl: Repl, history_path=None, notes=None) -> int:
     print(banner(repl))
     session = make_session(repl, history_path)
     warm_up_after_first_render(session, notes)
+    follower = asyncio.ensure_future(follow_background(session, repl.client))
+    try:
+        while True:
+            code = await read_input(session)
+            if code is None:
+                print("Goodbye!")
+                return 0
+            try:
+                outcome = await evaluate(repl, code)
+            except WorkspaceError as e:
+                print(f"Error: {e}")
+                return 1
+            show(outcome)
+            if outcome.quit:
+                return 0
+    finally:
+        follower.cancel()
+
+
+#: Marks text that no input of this REPL asked for (repl.md §6).
+BACKGROUND_MARK = "\u2502 "
+
+
+def mark_background(text: str) -> str:
+    """`│ ` before each line; a chunk without a final newline still ends its line."""
+    return "".join(BACKGROUND_MARK + line + "\n" for line in text.rstrip("\n").split("\n")) if text else ""
+
+
+async def follow_background(session, client) -> None:
+    """Transcript text and output of processes earlier inputs left running, shown
+    as they arrive: above the prompt while one is being edited (the line being
+    typed is drawn again below), straight to the terminal while an input runs."""
+    try:
+        await client.subscribe_transcript()
+    except WorkspaceError:
+        pass
     while True:
-        code = await read_input(session)
-        if code is None:
-            print("Goodbye!")
-            return 0
         try:
-            outcome = await evaluate(repl, code)
-        except WorkspaceError as e:
-            print(f"Error: {e}")
-            return 1
-        show(outcome)
-        if outcome.quit:
-            return 0
+            _kind, text = await client.next_background()
+        except asyncio.CancelledError:
+            raise
+        except Exception:                       # noqa: BLE001 - the connection is gone: stop following
+            return
+        shown = mark_background(text)
+        if shown:
+            _show_text(session, shown)
+
+
+def _show_text(session, text: str) -> None:
+    from prompt_toolkit.application import run_in_terminal
+    from prompt_toolkit.application.current import set_app
+
+    def say() -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    if session.app.is_running:
+        with set_app(session.app):
+            asyncio.ensure_future(run_in_terminal(say))
+    else:
+        say()

@@ -145,6 +145,17 @@ class WorkspaceClient:
     async def unsubscribe_transcript(self) -> None:
         await self.call((Atom("transcript_unsubscribe"), self.mailbox.pid))
 
+    async def next_background(self) -> tuple[str, str]:
+        """The next text that belongs to no request of ours: `("transcript", text)`
+        pushed by the Transcript (after `subscribe_transcript`), or `("output", text)`
+        written by a process an earlier input left running."""
+        def background(m) -> bool:
+            return _is_transcript(m) or (isinstance(m, tuple) and len(m) == 3 and m[0] == OUTPUT
+                                         and m[1] == NONE)
+
+        msg = await self.mailbox.receive(match=background)
+        return ("transcript", _text(msg[1])) if msg[0] == TRANSCRIPT else ("output", _text(msg[2]))
+
     async def next_transcript(self, timeout: float | None = None) -> str:
         """The next pushed Transcript chunk (TimeoutError after `timeout` seconds)."""
         msg = await self.mailbox.receive(timeout, match=_is_transcript)
