@@ -52,3 +52,22 @@ def test_transcript_of_a_workspace_that_is_not_running(bt_home):
     proc = run_beamtalk(["transcript", "--workspace", "nosuch-" + uuid.uuid4().hex[:6]])
     assert proc.returncode == 1
     assert ("not running" in proc.stderr or "never started" in proc.stderr) and "Traceback" not in proc.stderr
+
+
+def test_json_mode_pushes_background_transcript_text(workspace):
+    import json
+
+    reqs = [
+        {"id": 1, "op": "eval", "code": "Actor subclass: JsonLate\n  go => Transcript show: \"json-push\"; cr"},
+        {"id": 2, "op": "eval", "code": "JsonLate spawn go!\n(Erlang timer sleep: 500). 1"},
+        {"id": 3, "op": "eval", "code": "Transcript show: \"in-eval\". 2"},
+    ]
+    proc = run_beamtalk(["repl", "--json", "--workspace", workspace.id],
+                        input="".join(json.dumps(r) + "\n" for r in reqs))
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    pushes = [l for l in lines if "push" in l]
+    assert {"push": "transcript", "text": "json-push"} in pushes
+    # Text an eval writes is its output, not a push.
+    assert {"id": 3, "output": "in-eval"} in lines
+    assert not any(p.get("text") == "in-eval" for p in pushes)
+    assert [l["id"] for l in lines if "value" in l or "error" in l] == [1, 2, 3]

@@ -96,6 +96,7 @@ class JsonRepl:
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
         queue: asyncio.Queue = asyncio.Queue()
         worker = asyncio.ensure_future(self._work(queue))
+        pushes = asyncio.ensure_future(self._push_transcript())
         urgent: set[asyncio.Task] = set()
         while True:
             line = await reader.readline()
@@ -114,7 +115,21 @@ class JsonRepl:
         await worker
         if urgent:
             await asyncio.gather(*urgent, return_exceptions=True)
+        pushes.cancel()
         return 0
+
+    async def _push_transcript(self) -> None:
+        """Transcript text written in the background, as `{"push": "transcript",
+        "text": ...}` lines (repl.md §8); text an eval writes is that eval's output."""
+        client = self.repl.client
+        try:
+            await client.subscribe_transcript()
+            while True:
+                self.emit({"push": "transcript", "text": await client.next_transcript()})
+        except asyncio.CancelledError:
+            raise
+        except Exception:                       # noqa: BLE001 - no Transcript, or the node is gone
+            return
 
     async def _work(self, queue: asyncio.Queue) -> None:
         while True:
