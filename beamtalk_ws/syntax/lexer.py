@@ -138,18 +138,23 @@ _MASTER = re.compile(
 # are matched whole, so that the scan can continue after them; any other
 # string start matches just ``"`` and forces a restart after hand-lexing it.
 _CMT = r"(?://[^\n]*|/\*(?:[^*]|\*(?!/))*+(?:\*/)?)"
+_CMT1 = r"(?:/[^\n]*|\*(?:[^*]|\*(?!/))*+(?:\*/)?)"  # _CMT after its '/'
 
+# Every alternative (and the comment branch of the trivia) starts with a
+# literal or a character set, which lets the regex engine skip the ones that
+# cannot match without entering them (this is the hot loop of the lexer).
 _FAST = re.compile(
     r"""
-    ([ \t\r\n]*+(?:(?>""" + _CMT + r"""(?:[ \t\r\n]*+""" + _CMT + r""")*)[ \t\r\n]*+|))
+    ([ \t\r\n]*+(?:/(?>""" + _CMT1 + r"""(?:[ \t\r\n]*+""" + _CMT + r""")*)[ \t\r\n]*+|))
     (
     [A-Za-z_][A-Za-z0-9_]*+(?::(?!=)|)
   | [()\[\]{}^;.!|]
-  | \d+r[A-Za-z0-9]+
-  | -?\d++(?:\.\d++|)(?:[eE][+-]?\d*|)
+  | \d++(?:r[A-Za-z0-9]+|(?:\.\d++|)(?:[eE][+-]?\d*|))
   | :=?
   | =>
-  | =:=|=/=|""" + _OPS + r"""+
+  | =:=|=/=
+  | -\d++(?:\.\d++|)(?:[eE][+-]?\d*|)
+  | """ + _OPS + _OPS + r"""*+
   | "(?:[^"\\{]++|""|\\[\s\S]|\{[^{}"$]*\})*+"
   | "
   | \#[(\[{]
