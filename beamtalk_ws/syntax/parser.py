@@ -524,17 +524,32 @@ class Parser:
         k = K[i]
         # a plain variable / literal receiver on the current line is built
         # here (what parse_primary would do); anything else goes there
-        if k == K_IDENT and not NL[i] and K[i + 1] != K_PERIOD:
+        # (a token after a newline is first checked by parse_primary, unless
+        # it starts the statement: see there)
+        if k == K_IDENT and (not NL[i] or i == self.stmt_start or not self.in_class):
             name = self.V[i]
             c = name[0]
-            if "A" <= c <= "Z":
+            S = self.S
+            E = self.E
+            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
+                # field access ``a.b.c`` (tight dots), as in parse_primary
+                T = self.T
+                V = self.V
+                s = S[i]
+                recv = _tnew(_GlobalRef if "A" <= c <= "Z" else _Variable, (name, s, E[i], T))
+                i += 2
+                recv = _tnew(_FieldAccess, (recv, V[i], s, E[i], T))
+                while K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1]:
+                    i += 2
+                    recv = _tnew(_FieldAccess, (recv, V[i], s, E[i], T))
+            elif "A" <= c <= "Z":
                 recv = _tnew(_GlobalRef, (name, self.S[i], self.E[i], self.T))
             elif name == "super":
                 recv = _tnew(_Super, (self.S[i], self.E[i], self.T))
             else:
                 recv = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
             i += 1
-        elif k in _LITERAL_KINDS and not NL[i]:
+        elif k in _LITERAL_KINDS and (not NL[i] or i == self.stmt_start or not self.in_class):
             recv = _tnew(_LITERAL_KINDS[k], (self.V[i], self.S[i], self.E[i], self.T))
             i += 1
         else:
@@ -599,10 +614,23 @@ class Parser:
         NL = self.NL
         i = self.i
         k = K[i]
-        if k == K_IDENT and not NL[i] and K[i + 1] != K_PERIOD:
+        if k == K_IDENT and (not NL[i] or i == self.stmt_start or not self.in_class):
             name = self.V[i]
             c = name[0]
-            if "A" <= c <= "Z":
+            S = self.S
+            E = self.E
+            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
+                # field access ``a.b.c`` (tight dots), as in parse_primary
+                T = self.T
+                V = self.V
+                s = S[i]
+                left = _tnew(_GlobalRef if "A" <= c <= "Z" else _Variable, (name, s, E[i], T))
+                i += 2
+                left = _tnew(_FieldAccess, (left, V[i], s, E[i], T))
+                while K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1]:
+                    i += 2
+                    left = _tnew(_FieldAccess, (left, V[i], s, E[i], T))
+            elif "A" <= c <= "Z":
                 left = _tnew(_GlobalRef, (name, self.S[i], self.E[i], self.T))
             elif name == "super":
                 left = _tnew(_Super, (self.S[i], self.E[i], self.T))
