@@ -138,18 +138,23 @@ _MASTER = re.compile(
 # are matched whole, so that the scan can continue after them; any other
 # string start matches just ``"`` and forces a restart after hand-lexing it.
 _CMT = r"(?://[^\n]*|/\*(?:[^*]|\*(?!/))*+(?:\*/)?)"
+_CMT1 = r"(?:/[^\n]*|\*(?:[^*]|\*(?!/))*+(?:\*/)?)"  # _CMT after its '/'
 
-_FAST = re.compile(
-    r"""
-    ([ \t\r\n]*+(?:(?>""" + _CMT + r"""(?:[ \t\r\n]*+""" + _CMT + r""")*)[ \t\r\n]*+|))
-    (
+# Every alternative (and the comment branch of the trivia) starts with a
+# literal or a character set, which lets the regex engine skip the ones that
+# cannot match without entering them (this is the hot loop of the lexer).
+_TRIVIA_RX = (
+    r"""[ \t\r\n]*+(?:/(?>""" + _CMT1 + r"""(?:[ \t\r\n]*+""" + _CMT + r""")*)[ \t\r\n]*+|)"""
+)
+_TOKEN_RX = r"""
     [A-Za-z_][A-Za-z0-9_]*+(?::(?!=)|)
   | [()\[\]{}^;.!|]
-  | \d+r[A-Za-z0-9]+
-  | -?\d++(?:\.\d++|)(?:[eE][+-]?\d*|)
+  | \d++(?:r[A-Za-z0-9]+|(?:\.\d++|)(?:[eE][+-]?\d*|))
   | :=?
   | =>
-  | =:=|=/=|""" + _OPS + r"""+
+  | =:=|=/=
+  | -\d++(?:\.\d++|)(?:[eE][+-]?\d*|)
+  | """ + _OPS + _OPS + r"""*+
   | "(?:[^"\\{]++|""|\\[\s\S]|\{[^{}"$]*\})*+"
   | "
   | \#[(\[{]
@@ -162,10 +167,12 @@ _FAST = re.compile(
   | '(?:[^'\n]|'')*'?
   | \Z
   | [\s\S]
-    )
-    """,
-    re.VERBOSE | re.ASCII,
-)
+"""
+#: (leading trivia, token text)
+_FAST = re.compile("(" + _TRIVIA_RX + ")(" + _TOKEN_RX + ")", re.VERBOSE | re.ASCII)
+#: the same matches as one group: each "piece" (trivia + token) is one
+#: string, the key of the piece memo
+_PIECE = re.compile("(" + _TRIVIA_RX + "(?:" + _TOKEN_RX + "))", re.VERBOSE | re.ASCII)
 
 _C_ID, _C_PUNCT, _C_DIGIT, _C_MINUS, _C_OP, _C_COLON, _C_QUOTE, _C_HASH, _C_OTHER = range(1, 10)
 _FIRST = {}
@@ -263,6 +270,28 @@ class Tokens:
 #: kind and value depend on its text alone (cleared when it grows too big)
 _MEMO: dict = {}
 _MEMO_LIMIT = 200_000
+#: memo of the pieces (leading trivia + token text, see _PIECE) without
+#: comments: piece -> (kind, value, trivia length, piece length, NL-before)
+_PIECES: dict = {}
+
+
+def _piece_entry(piece: str):
+    """The _PIECES entry of a piece (memoised unless its trivia has a
+    comment), or (None, token text, trivia length, piece length, NL-before)
+    for the tokens that need the slow path (see _classify)."""
+    m = _FAST.match(piece)
+    triv = m.group(1)
+    tok = m.group(2)
+    kv = _MEMO.get(tok)
+    if kv is None:
+        kv = _classify(tok)
+        if kv is None:
+            return (None, tok, len(triv), len(piece), "\n" in triv)
+        _MEMO[tok] = kv
+    e = (kv[0], kv[1], len(triv), len(piece), "\n" in triv)
+    if "/" not in triv:
+        _PIECES[piece] = e
+    return e
 
 
 def _classify(tok: str):
@@ -371,41 +400,44 @@ class _Lexer:
                 pos = self._scan(pos, end)
 
     def _scan_fast(self, pos: int, end: int):
-        """Fast path: ``split`` gives the (trivia, token text) pairs; kind and
-        value come from a memo keyed by the token text.  Returns None when
-        the range is done, or a position to restart from."""
+        """Fast path: ``split`` gives the pieces (leading trivia + token
+        text); the kind, value, lengths and NL-before flag of a piece come
+        from a memo keyed by its text.  Returns None when the range is done,
+        or a position to restart from."""
         src = self.src
-        flat = _FAST.split(src if pos == 0 and end == self.n else src[pos:end])
+        flat = _PIECE.split(src if pos == 0 and end == self.n else src[pos:end])
         t = self.t
         kinds_ = t.kinds
         values_ = t.values
         starts_ = t.starts
         ends_ = t.ends
         nls_ = t.nls
-        memo = _MEMO
-        for triv, tok in zip(flat[1::3], flat[2::3]):
-            ts = pos + len(triv)
-            pos = ts + len(tok)
+        memo = _PIECES
+        for piece in flat[1::2]:
             try:
-                kind, val = memo[tok]
+                kind, val, lt, n, nl = memo[piece]
             except KeyError:
-                kv = _classify(tok)
-                if kv is None:  # context dependent, or the end of the range
+                e = _piece_entry(piece)
+                if e[0] is None:  # context dependent, or the end of the range
+                    tok = e[1]
+                    ts = pos + e[2]
                     if not tok:
-                        if end == self.n and "/*" in triv:
-                            self._check_unterminated_comment(ts - len(triv), ts)
+                        if end == self.n and "/*" in piece:
+                            self._check_unterminated_comment(pos, ts)
                         return None
-                    p = self._special(tok, ts, pos, "\n" in triv, end)
-                    if p != pos:
+                    te = pos + e[3]
+                    p = self._special(tok, ts, te, e[4], end)
+                    if p != te:
                         return p  # the regex disagreed: restart after it
+                    pos = te
                     continue
-                memo[tok] = kv
-                kind, val = kv
+                kind, val, lt, n, nl = e
             kinds_.append(kind)
             values_.append(val)
-            starts_.append(ts)
+            starts_.append(pos + lt)
+            pos += n
             ends_.append(pos)
-            nls_.append("\n" in triv)
+            nls_.append(nl)
         return None  # pragma: no cover (the end of range always matches)
 
     def _special(self, tok: str, ts: int, te: int, nl: bool, end: int) -> int:
@@ -748,8 +780,9 @@ def _short(text: str) -> str:
 def lex(source: str) -> Tokens:
     """Tokenise ``source`` into arrays (never raises; bad input becomes
     ``K_ERROR`` tokens).  The last token is ``K_EOF``."""
-    if len(_MEMO) > _MEMO_LIMIT:
+    if len(_MEMO) > _MEMO_LIMIT or len(_PIECES) > _MEMO_LIMIT:
         _MEMO.clear()
+        _PIECES.clear()
     lx = _Lexer(source)
     n = len(source)
     lx.run(0, n)

@@ -348,6 +348,8 @@ class Parser:
         return st
 
     def parse_statement(self):
+        """``^ value``, ``@expect cat`` or an assignment/expression (the
+        assignment code is repeated here: one call less per statement)."""
         K = self.K
         i = self.i
         k = K[i]
@@ -357,7 +359,40 @@ class Parser:
             return _tnew(_Return, (value, self.S[i], self.E[self.i - 1], self.T))
         if k == K_EXPECT:
             return self.parse_expect()
-        return self.parse_assignment()
+        if k == K_IDENT and K[i + 1] == K_ASSIGN:
+            # fast path for ``name := value``
+            name = self.V[i]
+            c = name[0]
+            if "A" <= c <= "Z" or name == "super":
+                self.error("Assignment target must be an identifier or field access", i)
+            lhs = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
+            self.i = i + 2
+            j = self.i
+            if K[j] == K_IDENT and K[j + 1] == K_ASSIGN:  # a := b := …
+                self.depth += 1
+                if self.depth > MAX_NESTING:
+                    self.nesting_error()
+                value = self.parse_assignment()
+                self.depth -= 1
+            else:
+                value = self.parse_assignment()
+            return _tnew(_Assignment, (lhs, value, lhs[-3], self.E[self.i - 1], self.T))
+        lhs = self.parse_keyword()
+        k = K[self.i]
+        if k == K_SEMI:
+            lhs = self.parse_cascade(lhs)
+            k = K[self.i]
+        if k == K_ASSIGN:
+            if not isinstance(lhs, (A.Variable, A.FieldAccess)):
+                self.error("Assignment target must be an identifier or field access", span=lhs.span)
+            self.i += 1
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                self.nesting_error()
+            value = self.parse_assignment()
+            self.depth -= 1
+            return _tnew(_Assignment, (lhs, value, lhs[-3], self.E[self.i - 1], self.T))
+        return lhs
 
     def parse_expect(self):
         i = self.i
@@ -483,27 +518,68 @@ class Parser:
     def parse_keyword(self):
         # keywordExpr: binaryExpr [keyword binaryExpr ...] (first binaryExpr
         # inlined: this is the hottest path of the parser)
-        recv = self.parse_primary()
         K = self.K
+        NL = self.NL
         i = self.i
         k = K[i]
-        if k == K_IDENT and not self.NL[i]:
-            recv = self.unary_tail(recv)
-            k = K[self.i]
+        # a plain variable / literal receiver on the current line is built
+        # here (what parse_primary would do); anything else goes there
+        # (a token after a newline is first checked by parse_primary, unless
+        # it starts the statement: see there)
+        if k == K_IDENT and (not NL[i] or i == self.stmt_start or not self.in_class):
+            name = self.V[i]
+            c = name[0]
+            S = self.S
+            E = self.E
+            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
+                # field access ``a.b.c`` (tight dots), as in parse_primary
+                T = self.T
+                V = self.V
+                s = S[i]
+                recv = _tnew(_GlobalRef if "A" <= c <= "Z" else _Variable, (name, s, E[i], T))
+                i += 2
+                recv = _tnew(_FieldAccess, (recv, V[i], s, E[i], T))
+                while K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1]:
+                    i += 2
+                    recv = _tnew(_FieldAccess, (recv, V[i], s, E[i], T))
+            elif "A" <= c <= "Z":
+                recv = _tnew(_GlobalRef, (name, self.S[i], self.E[i], self.T))
+            elif name == "super":
+                recv = _tnew(_Super, (self.S[i], self.E[i], self.T))
+            else:
+                recv = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
+            i += 1
+        elif k in _LITERAL_KINDS and (not NL[i] or i == self.stmt_start or not self.in_class):
+            recv = _tnew(_LITERAL_KINDS[k], (self.V[i], self.S[i], self.E[i], self.T))
+            i += 1
+        else:
+            recv = self.parse_primary()
+            i = self.i
+        k = K[i]
+        if k == K_IDENT and not NL[i]:
+            # unary selectors on the same line
+            V = self.V
+            E = self.E
+            T = self.T
+            ns = recv[-3]
+            while True:
+                recv = _tnew(_UnarySend, (recv, V[i], ns, E[i], T))
+                i += 1
+                k = K[i]
+                if k != K_IDENT or NL[i]:
+                    break
+        self.i = i
         if k == K_BINOP:
             recv = self.binary_tail(recv, 0)
-            k = K[self.i]
-        if k != K_KEYWORD:
-            return recv
-        i = self.i
-        if self.NL[i]:
+            i = self.i
+            k = K[i]
+        if k != K_KEYWORD or NL[i]:
             return recv
         V = self.V
         if V[i] == "match:" and K[i + 1] == K_LBRACKET:
             return self.parse_match(recv)
         parts = []
         args = []
-        NL = self.NL
         while True:
             parts.append(V[self.i])
             self.i += 1
@@ -533,13 +609,53 @@ class Parser:
         return node
 
     def parse_binary(self, min_prec: int):
-        left = self.parse_primary()
+        # the same inlined primary and unary tail as in parse_keyword
         K = self.K
+        NL = self.NL
         i = self.i
         k = K[i]
-        if k == K_IDENT and not self.NL[i]:
-            left = self.unary_tail(left)
-            k = K[self.i]
+        if k == K_IDENT and (not NL[i] or i == self.stmt_start or not self.in_class):
+            name = self.V[i]
+            c = name[0]
+            S = self.S
+            E = self.E
+            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
+                # field access ``a.b.c`` (tight dots), as in parse_primary
+                T = self.T
+                V = self.V
+                s = S[i]
+                left = _tnew(_GlobalRef if "A" <= c <= "Z" else _Variable, (name, s, E[i], T))
+                i += 2
+                left = _tnew(_FieldAccess, (left, V[i], s, E[i], T))
+                while K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1]:
+                    i += 2
+                    left = _tnew(_FieldAccess, (left, V[i], s, E[i], T))
+            elif "A" <= c <= "Z":
+                left = _tnew(_GlobalRef, (name, self.S[i], self.E[i], self.T))
+            elif name == "super":
+                left = _tnew(_Super, (self.S[i], self.E[i], self.T))
+            else:
+                left = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
+            i += 1
+        elif k in _LITERAL_KINDS and not NL[i]:
+            left = _tnew(_LITERAL_KINDS[k], (self.V[i], self.S[i], self.E[i], self.T))
+            i += 1
+        else:
+            left = self.parse_primary()
+            i = self.i
+        k = K[i]
+        if k == K_IDENT and not NL[i]:
+            V = self.V
+            E = self.E
+            T = self.T
+            ns = left[-3]
+            while True:
+                left = _tnew(_UnarySend, (left, V[i], ns, E[i], T))
+                i += 1
+                k = K[i]
+                if k != K_IDENT or NL[i]:
+                    break
+        self.i = i
         if k == K_BINOP:
             return self.binary_tail(left, min_prec)
         return left
