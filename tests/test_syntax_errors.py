@@ -37,6 +37,8 @@ SPEC_MESSAGES = [
     ("x := 9223372036854775808", "Invalid integer: 9223372036854775808", (1, 6)),
     ("x := 2r102", "Invalid integer: 2r102", (1, 6)),
     ("Foo := 3", "Assignment target must be an identifier or field access", (1, 1)),
+    ("Transcript := 3", "Transcript is a system name and cannot be shadowed", (1, 1)),
+    ("x := Workspace := 3", "Workspace is a system name and cannot be shadowed", (1, 6)),
     ("x := " + "(" * 65 + "1" + ")" * 65, "Expression nesting is too deep", (1, 70)),
     ("Object subclass: #Foo", "Expected class name", (1, 18)),
     ('@primitive "+"', "@primitive can only appear inside a method body (after =>)", (1, 1)),

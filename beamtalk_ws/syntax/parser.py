@@ -364,7 +364,7 @@ class Parser:
             name = self.V[i]
             c = name[0]
             if "A" <= c <= "Z" or name == "super":
-                self.error("Assignment target must be an identifier or field access", i)
+                self.error(_bad_target(name), i)
             lhs = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
             self.i = i + 2
             j = self.i
@@ -418,7 +418,7 @@ class Parser:
             name = self.V[i]
             c = name[0]
             if "A" <= c <= "Z" or name == "super":
-                self.error("Assignment target must be an identifier or field access", i)
+                self.error(_bad_target(name), i)
             lhs = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
             self.i = i + 2
             j = self.i
@@ -1490,6 +1490,16 @@ class Parser:
 
 def _replace(node, **changes):
     return node._replace(**changes)
+
+
+#: Workspace singletons (repl.md §5): always bound, never assignable.
+SYSTEM_NAMES = ("Transcript", "Beamtalk", "Workspace")
+
+
+def _bad_target(name: str) -> str:
+    if name in SYSTEM_NAMES:
+        return f"{name} is a system name and cannot be shadowed"
+    return "Assignment target must be an identifier or field access"
 
 
 def parse_source(source: str, filename: str = "<input>"):
