@@ -348,51 +348,16 @@ class Parser:
         return st
 
     def parse_statement(self):
-        """``^ value``, ``@expect cat`` or an assignment/expression (the
-        assignment code is repeated here: one call less per statement)."""
-        K = self.K
+        """``^ value``, ``@expect cat`` or an assignment/expression."""
         i = self.i
-        k = K[i]
+        k = self.K[i]
         if k == K_CARET:
             self.i = i + 1
             value = self.parse_assignment()
             return _tnew(_Return, (value, self.S[i], self.E[self.i - 1], self.T))
         if k == K_EXPECT:
             return self.parse_expect()
-        if k == K_IDENT and K[i + 1] == K_ASSIGN:
-            # fast path for ``name := value``
-            name = self.V[i]
-            c = name[0]
-            if "A" <= c <= "Z" or name == "super":
-                self.error(_bad_target(name), i)
-            lhs = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
-            self.i = i + 2
-            j = self.i
-            if K[j] == K_IDENT and K[j + 1] == K_ASSIGN:  # a := b := …
-                self.depth += 1
-                if self.depth > MAX_NESTING:
-                    self.nesting_error()
-                value = self.parse_assignment()
-                self.depth -= 1
-            else:
-                value = self.parse_assignment()
-            return _tnew(_Assignment, (lhs, value, lhs[-3], self.E[self.i - 1], self.T))
-        lhs = self.parse_keyword()
-        k = K[self.i]
-        if k == K_SEMI:
-            lhs = self.parse_cascade(lhs)
-            k = K[self.i]
-        if k == K_ASSIGN:
-            if not isinstance(lhs, (A.Variable, A.FieldAccess)):
-                self.error("Assignment target must be an identifier or field access", span=lhs.span)
-            self.i += 1
-            self.depth += 1
-            if self.depth > MAX_NESTING:
-                self.nesting_error()
-            value = self.parse_assignment()
-            self.depth -= 1
-            return _tnew(_Assignment, (lhs, value, lhs[-3], self.E[self.i - 1], self.T))
-        return lhs
+        return self.parse_assignment()
 
     def parse_expect(self):
         i = self.i
