@@ -108,7 +108,7 @@ register_stdlib() ->
         false ->
             [define_stdlib(C) || C <- stdlib_classes()],
             persistent_term:put({?MODULE, booted}, true),
-            ok
+            beamtalk_singletons:start()
     end.
 
 define_stdlib({Name, Super, Kind, Opts}) ->
@@ -227,8 +227,8 @@ stdlib_classes() ->
      {'Regex', 'Value', value,
       [{modifiers, [sealed]}, P([beamtalk_prim_regex]),
        {fields, [{source, fun() -> <<>> end}, {options, fun() -> [] end}]}]},
-     {'BeamtalkInterface', 'Actor', actor, []},
-     {'WorkspaceInterface', 'Actor', actor, []},
+     {'BeamtalkInterface', 'Actor', actor, [P([beamtalk_prim_beamtalk_interface])]},
+     {'WorkspaceInterface', 'Actor', actor, [P([beamtalk_prim_workspace_interface])]},
      {'TranscriptStream', 'Actor', actor, [P([beamtalk_prim_transcript_stream])]},
      {'Block', 'Object', object, [{modifiers, [sealed]}, primitive, P([beamtalk_prim_block])]},
      {'Symbol', 'Object', object, [{modifiers, [sealed]}, primitive, P([beamtalk_prim_symbol])]},

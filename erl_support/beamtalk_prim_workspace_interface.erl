@@ -1,0 +1,80 @@
+%% @doc WorkspaceInterface, bound as `Workspace` (stdlib §10): this node's
+%% live objects — actors, user classes, tests, shared names.  Actor-style
+%% primitives (`{Result, State}`).
+-module(beamtalk_prim_workspace_interface).
+-export(['actors'/2, 'actorAt:'/3, 'actorsOf:'/3, 'classes'/2, 'testClasses'/2,
+         'globals'/2, 'load:'/3, 'test'/2, 'test:'/3, 'bind:as:'/4, 'unbind:'/3,
+         'class current'/1]).
+
+'class current'(_Cls) -> beamtalk_singletons:current('WorkspaceInterface').
+
+%% @doc Every live actor but the workspace singletons.
+'actors'(_Self, S) -> {actors(), S}.
+
+actors() ->
+    Singletons = [beamtalk_class:global(G) || G <- beamtalk_singletons:names(),
+                                              is_tuple(catch beamtalk_class:global(G))],
+    [A || {_, Pid, _, _} <- supervisor:which_children(beamtalk_actor_sup), is_pid(Pid),
+          {dictionary, D} <- [erlang:process_info(Pid, dictionary)],
+          {'$bt_self', A} <- D, not lists:member(A, Singletons)].
+
+'actorAt:'(_Self, S, Text) when is_binary(Text) ->
+    Found = [A || {beamtalk_object, _, _, Pid} = A <- actors(),
+                  pid_text(Pid) =:= string:trim(Text, both, "<>#Pid")],
+    {case Found of [A | _] -> A; [] -> nil end, S};
+'actorAt:'(_Self, S, _) -> {nil, S}.
+
+pid_text(Pid) -> string:trim(list_to_binary(pid_to_list(Pid)), both, "<>").
+
+'actorsOf:'(_Self, S, Cls) ->
+    Name = beamtalk_class:name_of(Cls),
+    {[A || {beamtalk_object, C, _, _} = A <- actors(), beamtalk_class:is_kind_of_class(C, Name)], S}.
+
+%% @doc Classes loaded from a source file that is not part of the stdlib.
+'classes'(_Self, S) ->
+    {[beamtalk_class:class_object(N) || N <- lists:sort(beamtalk_class:all_names()), user_class(N)], S}.
+
+user_class(N) ->
+    case beamtalk_class:entry(N) of
+        #{stdlib := true} -> false;
+        #{source_file := F} when is_binary(F) -> true;
+        _ -> false
+    end.
+
+'testClasses'(_Self, S) ->
+    {[beamtalk_class:class_object(N) || N <- lists:sort(beamtalk_class:all_names()),
+                                         N =/= 'TestCase', beamtalk_class:inherits_from(N, 'TestCase')], S}.
+
+'globals'(_Self, S) ->
+    Classes = maps:from_list([{N, beamtalk_class:class_object(N)} || N <- beamtalk_class:all_names(),
+                                                                    user_class(N)]),
+    {maps:merge(Classes, beamtalk_class:globals()), S}.
+
+%% Loading needs the compiler, which runs in the beamtalk process, not here.
+'load:'(_Self, _S, Path) ->
+    beamtalk_exception:raise(runtime_error, 'WorkspaceInterface', 'load:',
+                             iolist_to_binary(["Workspace load: cannot compile ",
+                                               beamtalk_print:display_string(Path),
+                                               " on the node"]),
+                             <<"Use :load PATH in the REPL (or the load op of --json)">>).
+
+'test'(_Self, S) -> {beamtalk_prim_test_runner:'class runAll'('TestRunner'), S}.
+'test:'(_Self, S, Cls) -> {beamtalk_prim_test_runner:'class run:'('TestRunner', Cls), S}.
+
+'bind:as:'(_Self, S, Value, Name) when is_atom(Name) ->
+    lists:member(Name, beamtalk_singletons:names()) andalso
+        beamtalk_exception:raise(runtime_error, 'WorkspaceInterface', 'bind:as:',
+                                 iolist_to_binary([atom_to_binary(Name),
+                                                   " is a system name and cannot be shadowed"]), nil),
+    beamtalk_class:set_global(Name, Value),
+    {nil, S}.
+
+'unbind:'(_Self, S, Name) when is_atom(Name) ->
+    case maps:is_key(Name, beamtalk_class:globals()) andalso
+         not lists:member(Name, beamtalk_singletons:names()) of
+        true -> beamtalk_class:unset_global(Name), {nil, S};
+        false ->
+            beamtalk_exception:raise(runtime_error, 'WorkspaceInterface', 'unbind:',
+                                     iolist_to_binary([atom_to_binary(Name),
+                                                       " is not a registered workspace name"]), nil)
+    end.
