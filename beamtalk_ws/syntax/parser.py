@@ -154,6 +154,7 @@ class Parser:
     __slots__ = (
         "source", "filename", "toks", "K", "V", "S", "E", "NL", "T",
         "i", "diags", "seen", "depth", "in_class", "base", "in_method", "stmt_start",
+        "defs",
     )
 
     def __init__(self, source: str, filename: str = "<input>"):
@@ -176,6 +177,7 @@ class Parser:
         self.base = 0  # nesting depth of the current method body statements
         self.in_method = False  # @primitive allowed
         self.stmt_start = -1  # first token of the current method-body statement
+        self.defs: dict = {}  # memo of method_def_at: token index -> result
 
     # ------------------------------------------------------------ utilities
     def span(self, a: int, b: int) -> Span:
@@ -1074,7 +1076,11 @@ class Parser:
     def method_def_at(self, i: int) -> int:
         """If a method definition (``{sealed|class} pattern [-> T] =>``)
         starts at token i, return the index where its pattern starts (after
-        the modifier words), else -1."""
+        the modifier words), else -1.  Memoised: the end of a method body
+        and the class-body loop ask about the same token."""
+        p = self.defs.get(i)
+        if p is not None:
+            return p
         K = self.K
         V = self.V
         j = i
@@ -1084,17 +1090,18 @@ class Parser:
             j += 1
         # try with all modifier words, then fewer (``class => …`` is a
         # method named class)
-        while True:
-            if self.pattern_end(j) >= 0:
-                return j
+        while self.pattern_end(j) < 0:
             if not mods:
-                return -1
+                j = -1
+                break
             j = mods.pop()
+        self.defs[i] = j
+        return j
 
     def binary_method_at(self, i: int) -> bool:
         """``binop param [: T] =>`` at token i (used to stop binary
         continuation lines in class bodies)."""
-        return self.pattern_end(i) >= 0
+        return self.method_def_at(i) >= 0  # = pattern_end(i) >= 0 at a binop
 
     def doc_before(self, i: int) -> Optional[str]:
         """The doc comment (consecutive ``///`` lines) in the leading trivia of
@@ -1389,7 +1396,7 @@ class Parser:
         if k == K_KEYWORD:
             return self.V[i] == "state:" or self.method_def_at(i) >= 0
         if k == K_BINOP:
-            return self.pattern_end(i) >= 0
+            return self.method_def_at(i) >= 0  # = pattern_end(i) >= 0 here
         if k == K_EXPECT:
             return self.expect_before_item(i)
         return False
