@@ -548,17 +548,38 @@ class Parser:
         parts = []
         args = []
         while True:
-            parts.append(V[self.i])
-            self.i += 1
-            args.append(self.parse_binary(0))
-            j = self.i
-            if K[j] != K_KEYWORD:
+            parts.append(V[i])
+            i += 1
+            k = K[i]
+            if NL[i] or not (k == K_LBRACKET or k in _LITERAL_KINDS):
+                self.i = i
+                arg = self.parse_binary(0)
+                i = self.i
+            else:
+                # a block or a literal: parse_binary's work without its frame
+                if k == K_LBRACKET:
+                    self.i = i
+                    arg = self.parse_block()
+                    i = self.i
+                else:
+                    arg = _tnew(_LITERAL_KINDS[k], (V[i], self.S[i], self.E[i], self.T))
+                    i += 1
+                k = K[i]
+                if k == K_BINOP or (k == K_IDENT and not NL[i]):
+                    self.i = i
+                    arg = self.unary_tail(arg)
+                    if K[self.i] == K_BINOP:
+                        arg = self.binary_tail(arg, 0)
+                    i = self.i
+            args.append(arg)
+            if K[i] != K_KEYWORD:
                 break
-            if NL[j] and self.in_class and self.depth == self.base and (
-                self.source[self.S[j] - 1] == "\n" or V[j] in _DECL_KEYWORDS or self.method_def_at(j) >= 0
+            if NL[i] and self.in_class and self.depth == self.base and (
+                self.source[self.S[i] - 1] == "\n" or V[i] in _DECL_KEYWORDS or self.method_def_at(i) >= 0
             ):
                 break
-        return _tnew(_KeywordSend, (recv, "".join(parts), tuple(args), recv[-3], self.E[self.i - 1], self.T))
+        self.i = i
+        return _tnew(_KeywordSend, (recv, "".join(parts), tuple(args), recv[-3], self.E[i - 1], self.T))
 
     def unary_tail(self, node):
         """Unary selectors on the same line after ``node``."""
