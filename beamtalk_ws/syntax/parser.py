@@ -777,58 +777,62 @@ class Parser:
         K = self.K
         V = self.V
         start = self.i
-        self.enter()
-        self.i += 1
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            self.nesting_error()
+        i = start + 1
         params = []
-        while K[self.i] == K_COLON:
-            self.i += 1
-            if K[self.i] != K_IDENT:
-                if K[self.i] == K_KEYWORD:
+        while K[i] == K_COLON:
+            i += 1
+            if K[i] != K_IDENT:
+                self.i = i
+                if K[i] == K_KEYWORD:
                     self.error(
                         "Expected parameter name after ':'",
                         hint="write block parameters with spaces: [:a :b | ...]",
                     )
                 self.error("Expected parameter name after ':'")
-            params.append(V[self.i])
-            self.i += 1
+            params.append(V[i])
+            i += 1
         if params:
-            if K[self.i] != K_PIPE:
+            if K[i] != K_PIPE:
+                self.i = i
                 self.error("Expected '|' after block parameters")
-            self.i += 1
-        body = self.parse_body_until_bracket()
-        self.depth -= 1
-        return _tnew(_Block, (tuple(params), body, self.S[start], self.E[self.i - 1], self.T))
-
-    def parse_body_until_bracket(self):
-        """Statements of a block up to and including the closing ']'."""
-        K = self.K
+            i += 1
+        # the statements up to and including the closing ']'
         body = []
-        if K[self.i] == K_RBRACKET:
-            self.i += 1
-            return ()
-        while True:
-            i = self.i
-            if K[i] == K_EOF or (self.in_class and self.NL[i] and self.body_ends_at(i)):
-                # end of input, or (in a class body) a line that starts the
-                # next method/declaration: the block was never closed
-                self.close_error("Expected ']' to close block", i)
-            st = self.parse_statement()
-            k = K[self.i]
-            sep = False
-            if k == K_PERIOD:
-                self.i += 1
-                sep = True
-            elif k == K_BANG:
-                st = self.make_cast(st)
-                self.i += 1
-                sep = True
-            body.append(st)
-            k = K[self.i]
-            if k == K_RBRACKET:
-                self.i += 1
-                return tuple(body)
-            if not sep and not self.NL[self.i] and not isinstance(st, A.Expect) or k == K_EOF:
-                self.close_error("Expected ']' to close block", self.i)
+        if K[i] == K_RBRACKET:
+            i += 1
+        else:
+            NL = self.NL
+            while True:
+                self.i = i
+                if K[i] == K_EOF or (self.in_class and NL[i] and self.body_ends_at(i)):
+                    # end of input, or (in a class body) a line that starts the
+                    # next method/declaration: the block was never closed
+                    self.close_error("Expected ']' to close block", i)
+                st = self.parse_statement()
+                i = self.i
+                k = K[i]
+                sep = False
+                if k == K_PERIOD:
+                    i += 1
+                    sep = True
+                elif k == K_BANG:
+                    st = self.make_cast(st)
+                    i += 1
+                    sep = True
+                body.append(st)
+                k = K[i]
+                if k == K_RBRACKET:
+                    i += 1
+                    break
+                if not sep and not NL[i] and not isinstance(st, A.Expect) or k == K_EOF:
+                    self.i = i
+                    self.close_error("Expected ']' to close block", i)
+        self.i = i
+        self.depth -= 1
+        return _tnew(_Block, (tuple(params), tuple(body), self.S[start], self.E[i - 1], self.T))
 
     def parse_interpolation(self):
         K = self.K
