@@ -1214,7 +1214,8 @@ class Parser:
                 p = self.method_def_at(i)
                 if p >= 0:
                     try:
-                        methods.append(self.with_expect(self.parse_method(pattern_start=p), expect))
+                        m = self.parse_method(pattern_start=p)
+                        methods.append(m if expect is None else self.with_expect(m, expect))
                     except ParseError as err:
                         self.add(err.diag)
                         self.depth = 0
