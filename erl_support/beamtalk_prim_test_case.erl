@@ -62,20 +62,16 @@
                   beamtalk_exception:message_text(Ex)])
     end.
 
+%% Run Block: `ok`, or `{raised, Ex, Kinds}` for an error Keep accepts;
+%% control flow (non-local returns, handler signals) and errors Keep
+%% rejects go on up.
 run_block(Block) ->
-    try beamtalk_block:value(Block, []) of
-        _ -> ok
-    catch
-        C:R:S ->
-            case beamtalk_exception:is_control(C, R) of
-                true -> erlang:raise(C, R, S);
-                false ->
-                    Ex = beamtalk_errors:wrap(C, R, S),
-                    {raised, Ex, kinds(Ex)}
-            end
-    end.
+    run_block(Block, fun(_, _) -> true end).
 
 run_block(Block, rethrow_others, Kind) ->
+    run_block(Block, fun(Ex, Kinds) -> matches(Ex, Kinds, Kind) end).
+
+run_block(Block, Keep) ->
     try beamtalk_block:value(Block, []) of
         _ -> ok
     catch
@@ -85,7 +81,7 @@ run_block(Block, rethrow_others, Kind) ->
                 false ->
                     Ex = beamtalk_errors:wrap(C, R, S),
                     Kinds = kinds(Ex),
-                    case matches(Ex, Kinds, Kind) of
+                    case Keep(Ex, Kinds) of
                         true -> {raised, Ex, Kinds};
                         false -> erlang:raise(C, R, S)
                     end
