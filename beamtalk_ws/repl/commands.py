@@ -123,21 +123,17 @@ def method_help(docs, selector: str) -> str | None:
 async def emit(repl, what: str, code: str) -> Outcome:
     """The forms (or the AST) EXPR compiles to, exactly as an evaluation would
     compile it against this session's bindings; nothing runs."""
-    from beamtalk_ws.compiler import CompileError, classes_needed, compile_module
     from beamtalk_ws.compiler.forms import format_forms
     from beamtalk_ws.syntax import SyntaxErrors, dump, parse
 
-    try:
-        module = parse(code, repl.filename)
-        if what == "ast":
-            return Outcome(True, dump(module))
-        needed = classes_needed(module)
-        table = await repl.client.class_table(needed) if needed else None
-        compiled = compile_module(module, code, frozenset(repl.client.bound_names), repl.filename, table)
-    except SyntaxErrors as e:
-        return Outcome(False, e.render(), kind="syntax")
-    except CompileError as e:
-        return Outcome(False, e.render(), kind="compile")
+    if what == "ast":
+        try:
+            return Outcome(True, dump(parse(code, repl.filename)))
+        except SyntaxErrors as e:
+            return Outcome(False, e.render(), kind="syntax")
+    compiled = await repl.compile(code)
+    if isinstance(compiled, Outcome):
+        return compiled
     return Outcome(True, format_forms(compiled.forms), warnings=compiled.warnings)
 
 

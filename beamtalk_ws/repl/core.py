@@ -65,19 +65,27 @@ class Repl:
                            kind="hint")
         return await self.evaluate_code(code, on_output)
 
-    async def evaluate_code(self, code: str, on_output: OutputCallback | None = None) -> Outcome:
+    async def compile(self, code: str, module=None):
+        """Compile an input against this session's bindings (asking the node
+        about the classes it needs): the CompiledInput, or the Outcome that
+        reports its syntax or compile errors."""
         from beamtalk_ws.compiler import CompileError, classes_needed, compile_module
         from beamtalk_ws.syntax import SyntaxErrors, parse
 
         try:
-            module = parse(code, self.filename)
+            module = module or parse(code, self.filename)
             needed = classes_needed(module)
             table = await self.client.class_table(needed) if needed else None
-            compiled = compile_module(module, code, frozenset(self.client.bound_names), self.filename, table)
+            return compile_module(module, code, frozenset(self.client.bound_names), self.filename, table)
         except SyntaxErrors as e:
             return Outcome(False, e.render(), kind="syntax")
         except CompileError as e:
             return Outcome(False, e.render(), kind="compile")
+
+    async def evaluate_code(self, code: str, on_output: OutputCallback | None = None) -> Outcome:
+        compiled = await self.compile(code)
+        if isinstance(compiled, Outcome):
+            return compiled
         reply = await self.client.eval(compiled.forms, unique=compiled.unique, on_output=on_output)
         return Outcome(reply.ok, reply.text, kind=reply.kind, warnings=compiled.warnings)
 

@@ -113,12 +113,15 @@ def _warm_up(session, loop, notes) -> None:
 
 
 def _show_note(session, text: str) -> None:
-    """Print above the prompt (which is drawn again below it)."""
+    """Print a note on stderr above the prompt."""
+    _above_prompt(session, lambda: print(text, file=sys.stderr))
+
+
+def _above_prompt(session, say) -> None:
+    """Run `say` (which prints) above the prompt, which is drawn again below
+    it; straight away when no prompt is showing (an input is running)."""
     from prompt_toolkit.application import run_in_terminal
     from prompt_toolkit.application.current import set_app
-
-    def say() -> None:
-        print(text, file=sys.stderr)
 
     if session.app.is_running:
         with set_app(session.app):
@@ -241,25 +244,8 @@ async def follow_background(session, client) -> None:
     while True:
         try:
             _kind, text = await client.next_background()
-        except asyncio.CancelledError:
-            raise
         except Exception:                       # noqa: BLE001 - the connection is gone: stop following
             return
         shown = mark_background(text)
         if shown:
-            _show_text(session, shown)
-
-
-def _show_text(session, text: str) -> None:
-    from prompt_toolkit.application import run_in_terminal
-    from prompt_toolkit.application.current import set_app
-
-    def say() -> None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-
-    if session.app.is_running:
-        with set_app(session.app):
-            asyncio.ensure_future(run_in_terminal(say))
-    else:
-        say()
+            _above_prompt(session, lambda shown=shown: (sys.stdout.write(shown), sys.stdout.flush()))

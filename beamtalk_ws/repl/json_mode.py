@@ -126,8 +126,6 @@ class JsonRepl:
             await client.subscribe_transcript()
             while True:
                 self.emit({"push": "transcript", "text": await client.next_transcript()})
-        except asyncio.CancelledError:
-            raise
         except Exception:                       # noqa: BLE001 - no Transcript, or the node is gone
             return
 

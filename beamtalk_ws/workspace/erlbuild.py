@@ -39,7 +39,8 @@ def _sources(src: Path) -> list[Path]:
     return files
 
 
-def _digest(files: list[Path]) -> str:
+def digest(files: list[Path]) -> str:
+    """The cache key of a build from `files` by this Erlang installation."""
     h = hashlib.sha256()
     # The erlc binary's identity stands in for the OTP release: a different
     # Erlang installation produces different .beam files.
@@ -65,7 +66,7 @@ def ensure_built(src: Path | None = None) -> Path:
                 "Compiling the Erlang runtime failed:\n" + (proc.stdout + proc.stderr).strip()
             )
 
-    return cached_dir(beamtalk_home() / "cache" / "erl" / _digest(files), build)
+    return cached_dir(beamtalk_home() / "cache" / "erl" / digest(files), build)
 
 
 def cached_dir(target: Path, build) -> Path:

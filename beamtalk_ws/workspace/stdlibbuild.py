@@ -9,13 +9,12 @@ Beamtalk); a throw-away `erl` turns them into `.beam` files.
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
-from .erlbuild import cached_dir, find_executable
+from .erlbuild import cached_dir, digest, find_executable
 from .errors import WorkspaceError
 from .paths import beamtalk_home
 
@@ -23,15 +22,9 @@ PACKAGE = Path(__file__).resolve().parents[1]
 
 
 def _digest(stdlib_files: list[Path]) -> str:
-    h = hashlib.sha256()
-    erlc = Path(find_executable("erlc")).resolve()
-    h.update(str(erlc).encode())
-    h.update(str(erlc.stat().st_mtime_ns).encode())
+    """The stdlib's cache key also covers the compiler and the parser that make it."""
     compiler_files = sorted((PACKAGE / "compiler").glob("*.py")) + sorted((PACKAGE / "syntax").glob("*.py"))
-    for f in list(stdlib_files) + compiler_files:
-        h.update(f.name.encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()[:16]
+    return digest(list(stdlib_files) + compiler_files)
 
 
 def ensure_built(erl_ebin: Path, directory: Path | None = None) -> Path | None:
