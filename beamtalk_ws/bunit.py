@@ -160,6 +160,15 @@ async def run_files(client, files: TestFiles, on_output) -> tuple[list[TestOutco
 # ---------------------------------------------------------------------------
 # `beamtalk test`
 
+def package_sources() -> list[Path]:
+    """In a package, its `src/` classes: loaded before the tests (seed ADR 0026 Phase 4)."""
+    from beamtalk_ws.package.build import source_files
+    from beamtalk_ws.package.manifest import find
+
+    m = find()
+    return source_files(m.src) if m is not None else []
+
+
 def default_paths() -> list[str]:
     from beamtalk_ws.workspace.paths import project_root
 
@@ -179,6 +188,8 @@ def cmd_test(paths_: list[str], fmt: str = "text", out: TextIO | None = None,
     out = out or sys.stdout
     err = err or sys.stderr
     files = collect(paths_ or default_paths())
+    src = package_sources()
+    files.fixtures = src + [f for f in files.fixtures if f.resolve() not in {p.resolve() for p in src}]
     ws = paths.resolve("test-" + uuid.uuid4().hex[:12])
     previous = signal.getsignal(signal.SIGTERM)
 

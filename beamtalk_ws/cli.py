@@ -15,6 +15,7 @@ import sys
 from beamtalk_ws import __version__
 from beamtalk_ws.workspace import launcher, paths
 from beamtalk_ws.dist.errors import DistError
+from beamtalk_ws.package.manifest import PackageError
 from beamtalk_ws.workspace.errors import WorkspaceError
 
 
@@ -62,6 +63,22 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--workspace", metavar="NAME", help="use the named workspace instead of the project's")
     tr.add_argument("--no-follow", action="store_true", help="print the buffered text and exit")
 
+    new = sub.add_parser("new", help="create a package (beamtalk.toml, src/, test/)")
+    new.add_argument("name", help="package name: lowercase letters, digits and underscores")
+
+    bld = sub.add_parser("build", help="compile the package's src/ into _build/dev/ebin/",
+                         description="In a package (a directory with beamtalk.toml, or below one): compile "
+                                     "src/ into _build/dev/ebin/ with an OTP .app file.  Outside a package: "
+                                     "compile the given FILE into build/.")
+    bld.add_argument("file", nargs="?", metavar="FILE", help="a single .bt file (outside a package)")
+    bld.add_argument("--force", action="store_true", help="rebuild even when nothing changed")
+
+    run = sub.add_parser("run", help="build the package and send start to its start class",
+                         description="Build the package, load it into the project's workspace (starting "
+                                     "it if needed) and send `start` to the class of the manifest's start "
+                                     "file.  The workspace keeps running: attach with beamtalk repl.")
+    _add_workspace_opts(run)
+
     check = sub.add_parser("check", help="check .bt files for errors", add_help=False)
     check.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
@@ -80,11 +97,20 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_workspace(args, parser)
         if args.command == "transcript":
             return asyncio.run(cmd_transcript(args))
+        if args.command == "new":
+            return cmd_new(args)
+        if args.command == "build":
+            return cmd_build(args)
+        if args.command == "run":
+            return asyncio.run(cmd_run(args))
         if args.command == "test":
             from beamtalk_ws.bunit import cmd_test
             return cmd_test(args.paths, args.format)
         parser.print_help()
         return 2
+    except PackageError as e:
+        print(f"Error: {e}", file=sys.stderr)
+        return 1
     except WorkspaceError as e:
         print(f"beamtalk: {e}", file=sys.stderr)
         return 1
@@ -126,6 +152,93 @@ def cmd_check(argv: list[str]) -> int:
 
 
 # ---------------------------------------------------------------------------
+# packages
+
+def cmd_new(args) -> int:
+    from pathlib import Path
+
+    from beamtalk_ws.package.scaffold import new
+
+    root = new(args.name, Path.cwd())
+    print(f"Created package '{args.name}'\n\nNext steps:\n  cd {os.path.relpath(root)}\n"
+          f"  beamtalk build\n  beamtalk repl")
+    return 0
+
+
+def _manifest_or_error():
+    from beamtalk_ws.package import manifest
+
+    m = manifest.find()
+    if m is None:
+        raise PackageError(f"no {manifest.MANIFEST} in {os.getcwd()} or any directory above it "
+                           f"(beamtalk new NAME creates a package)")
+    for w in m.warnings:
+        print(f"\u26a0 {w}", file=sys.stderr)
+    return m
+
+
+def _report_build(result) -> int:
+    for w in result.warnings:
+        print(f"\u26a0 {w}", file=sys.stderr)
+    if result.ok:
+        return 0
+    for _f, text in result.errors:
+        print(text, file=sys.stderr)
+    n = len(result.errors)
+    print(f"Build failed: {n} file{'s' if n != 1 else ''} did not compile", file=sys.stderr)
+    return 1
+
+
+def cmd_build(args) -> int:
+    from pathlib import Path
+
+    from beamtalk_ws.package import build, manifest
+
+    where = Path(args.file).resolve().parent if args.file else None
+    if args.file and not Path(args.file).is_file():
+        raise PackageError(f"{args.file}: no such file")
+    m = manifest.find(where)
+    if m is None:
+        if not args.file:
+            _manifest_or_error()  # raises: not in a package
+        return _report_build(build.build_file(Path(args.file), Path("build"), log=print))
+    for w in m.warnings:
+        print(f"\u26a0 {w}", file=sys.stderr)
+    return _report_build(build.build(m, force=args.force, log=print))
+
+
+async def cmd_run(args) -> int:
+    from beamtalk_ws.package.live import build_and_load, start_class
+    from beamtalk_ws.repl.attach import idle_timeout_from, open_client
+    from beamtalk_ws.repl.core import Repl
+
+    m = _manifest_or_error()
+    if not m.start:
+        start_class(m, None)  # the library error
+    ws = paths.resolve(args.workspace, m.root)
+    client = await open_client(ws, "run", start="auto", idle_timeout=idle_timeout_from(args))
+    try:
+        def output(text: str) -> None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+
+        loaded = await build_and_load(client, m, on_output=output)
+        if not loaded.ok:
+            print(loaded.text, file=sys.stderr)
+            return 1
+        cls = start_class(m, loaded.build)
+        outcome = await Repl(client).evaluate_code(f"{cls} start", on_output=output)
+        if not outcome.ok:
+            print(outcome.text, file=sys.stderr)
+            return 1
+        print(f"Started {m.name} v{m.version} in workspace '{ws.id}' ({ws.node_name}): "
+              f"beamtalk repl attaches to it, beamtalk workspace stop stops it.")
+        return 0
+    finally:
+        await client.close()
+
+
+# ---------------------------------------------------------------------------
 # repl
 
 async def cmd_repl(args) -> int:
@@ -141,6 +254,7 @@ async def cmd_repl(args) -> int:
         _warn_if_stale_runtime(client)
     repl = Repl(client)
     try:
+        await _open_package(repl, ws, args, to=sys.stderr if args.json else sys.stdout)
         if args.json:
             from beamtalk_ws.repl.json_mode import JsonRepl
             return await JsonRepl(repl).run()
@@ -157,6 +271,36 @@ async def cmd_repl(args) -> int:
             except WorkspaceError:
                 pass
         await client.close()
+
+
+async def _open_package(repl, ws, args, to) -> None:
+    """In a package (spec/repl.md §2): build it and load its classes; a package
+    that does not build leaves the REPL usable without its classes."""
+    from beamtalk_ws.package import manifest
+    from beamtalk_ws.package.live import build_and_load
+
+    if args.workspace or ws.project is None:
+        return
+    try:
+        m = manifest.find(ws.project)
+    except PackageError as e:
+        print(f"Error: {e}", file=to)
+        return
+    if m is None or m.root != ws.project:
+        return
+    repl.package = m
+    for w in m.warnings:
+        print(f"\u26a0 {w}", file=to)
+    done = await build_and_load(repl.client, m)
+    if done.build:
+        for w in done.build.warnings:
+            print(f"\u26a0 {w}", file=to)
+    if done.ok:
+        print(done.text, file=to)
+    else:
+        print(done.text + "\nThe REPL starts without the package's classes: fix the errors, then :reload.",
+              file=to)
+    to.flush()
 
 
 async def cmd_transcript(args) -> int:

@@ -234,6 +234,7 @@ start_eval(S, {Client, Tag} = From, Req, St0) ->
                         group_leader(Io, self()),
                         Result = case Req of
                                      #{load := Modules} -> load_modules(Modules);
+                                     #{package := {Dir, App}} -> load_package(Dir, App);
                                      #{tests := Which} ->
                                          run_tests(Which, maps:get(strict, Req, true));
                                      #{forms := Forms} -> evaluate(Mod, Forms, Bindings)
@@ -300,8 +301,48 @@ load_modules(Modules) ->
     end.
 
 load_one(Mod, Bin) ->
+    load_with(Mod, fun() -> code:load_binary(Mod, atom_to_list(Mod) ++ ".beam", Bin) end).
+
+%% A built package (seed ADR 0026 Phase 4): put its ebin on the code path and
+%% load, parents first (the order of the `.app` file's `classes`), every class
+%% module that is not loaded or whose loaded code differs from its `.beam`
+%% file: a reconnect with nothing changed reloads nothing, and a rebuilt
+%% class hot-reloads while its actors keep running.  Answers how many
+%% modules were (re)loaded.
+load_package(DirBin, App) ->
+    Dir = unicode:characters_to_list(DirBin),
+    AppFile = filename:join(Dir, atom_to_list(App) ++ ".app"),
+    case file:consult(AppFile) of
+        {ok, [{application, App, Props}]} ->
+            Env = proplists:get_value(env, Props, []),
+            Mods = [M || {M, _Class, _Super} <- proplists:get_value(classes, Env, [])],
+            _ = code:add_patha(Dir),
+            try
+                Changed = [M || M <- Mods, changed(M, Dir)],
+                [load_with(M, fun() -> code:load_abs(filename:join(Dir, atom_to_list(M))) end)
+                 || M <- Changed],
+                {ok, integer_to_binary(length(Changed)), undefined}
+            catch
+                throw:{load_failed, Text} -> {internal, Text};
+                C:R:S -> runtime_error(C, R, S)
+            end;
+        Other ->
+            {internal, iolist_to_binary(io_lib:format("Cannot read ~ts: ~tp", [AppFile, Other]))}
+    end.
+
+changed(Mod, Dir) ->
+    case code:is_loaded(Mod) of
+        false -> true;
+        {file, _} ->
+            case beam_lib:md5(filename:join(Dir, atom_to_list(Mod) ++ ".beam")) of
+                {ok, {Mod, MD5}} -> Mod:module_info(md5) =/= MD5;
+                _ -> true
+            end
+    end.
+
+load_with(Mod, Load) ->
     _ = code:purge(Mod),
-    case code:load_binary(Mod, atom_to_list(Mod) ++ ".beam", Bin) of
+    case Load() of
         {module, Mod} -> ok;
         {error, on_load_failure} ->
             Key = {beamtalk_load_error, Mod},

@@ -33,7 +33,8 @@ Beamtalk REPL commands:
   :workspace         node, id, uptime, classes and live actors of the workspace
   :emit forms EXPR   the Erlang abstract forms EXPR compiles to, without running it
   :load, :l PATH     compile and load a .bt file or every .bt file of a directory
-  :reload, :r        load the last :load path again (hot reload)
+  :reload, :r        load the last :load path again (hot reload); in a
+                     package, rebuild src/ and reload the classes that changed
   :reload Class      reload one class from its source file
   :test, :t [Class]  run the tests of every TestCase subclass (or of one)
   :quit, :q, :exit   leave the REPL (the workspace keeps running)
@@ -54,6 +55,8 @@ class Repl:
         self.client = client
         self.filename = filename
         self.last_load: str | None = None
+        #: the package (manifest) this REPL was opened in: `:reload` rebuilds it
+        self.package = None
 
     async def evaluate(self, code: str, on_output: OutputCallback | None = None) -> Outcome:
         stripped = code.strip()
@@ -123,6 +126,15 @@ class Repl:
         return Outcome(not p.errors, "\n".join(lines), kind="ok" if not p.errors else "load",
                        warnings=p.warnings)
 
+    async def load_package(self, on_output: OutputCallback | None = None) -> Outcome:
+        """Build the REPL's package and load the classes whose code changed."""
+        from beamtalk_ws.package.live import build_and_load
+
+        done = await build_and_load(self.client, self.package, on_output=on_output)
+        if not done.ok:
+            return Outcome(False, done.text, kind="load", warnings=done.build.warnings if done.build else [])
+        return Outcome(True, f"{done.text}; {done.reloaded} reloaded", warnings=done.build.warnings)
+
     async def reload_class(self, name: str) -> Outcome:
         """`:reload Counter`: load the class's source file again."""
         if not name.isidentifier() or not name[:1].isupper():
@@ -178,6 +190,8 @@ class Repl:
         if word in ("reload", "r"):
             if arg:
                 return await self.reload_class(arg)
+            if self.last_load is None and self.package is not None:
+                return await self.load_package(on_output)
             if self.last_load is None:
                 return Outcome(False, "No file or directory loaded yet. Use :load <path> first.", kind="command")
             return await self.load(self.last_load, reload=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 from beamtalk_ws.compiler import CompileError
 from beamtalk_ws.compiler.classes import ClassInfo, ClassTable
 from beamtalk_ws.compiler import lint
-from beamtalk_ws.compiler.modules import compile_file
+from beamtalk_ws.compiler.modules import compile_file, module_name
 from beamtalk_ws.syntax import SyntaxErrors, ast, parse
 
 
@@ -32,8 +32,26 @@ class LoadPlan:
     warnings: list = field(default_factory=list)     # rendered warnings (compiler.lint)
 
 
-async def plan(paths: list[Path], client) -> LoadPlan:
-    result = LoadPlan()
+def module_namer(f: Path):
+    """How the class of file `f` names its module: `bt@<package>@<path>` for a
+    file of a package's `src/` (seed ADR 0026 §4, the same name `beamtalk
+    build` gives it), else `bt@<class>`."""
+    from beamtalk_ws.package.manifest import find_root, load
+
+    root = find_root(f.parent)
+    if root is None:
+        return module_name
+    try:
+        rel = f.resolve().relative_to(root / "src").with_suffix("").as_posix()
+    except ValueError:
+        return module_name
+    package = load(root).name
+    return lambda class_name: module_name(class_name, package, rel)
+
+
+def parse_files(paths: list[Path], result: LoadPlan) -> list:
+    """[(file, source, module AST)] of the files that read and parse; the
+    others go to `result.errors`."""
     parsed = []
     for f in paths:
         try:
@@ -42,20 +60,35 @@ async def plan(paths: list[Path], client) -> LoadPlan:
             result.errors.append((f, f"File not found: {f}" if isinstance(e, FileNotFoundError) else
                                   f"Cannot read {f}: {e.strerror}"))
             continue
+        except UnicodeDecodeError:
+            result.errors.append((f, f"{f}: not UTF-8 text"))
+            continue
         try:
             module = parse(source, str(f))
         except SyntaxErrors as e:
             result.errors.append((f, e.render()))
             continue
         parsed.append((f, source, module))
+    return parsed
+
+
+def outside_superclasses(parsed: list) -> set:
+    """Superclasses the parsed files use but do not define."""
+    local = {i.name for _, _, m in parsed for i in m.items if isinstance(i, ast.ClassDef)}
+    return {i.superclass for _, _, m in parsed for i in m.items
+            if isinstance(i, ast.ClassDef) and i.superclass and i.superclass not in local}
+
+
+def compile_parsed(parsed: list, table: ClassTable, result: LoadPlan) -> LoadPlan:
+    """Compile parsed class files against `table` (what is known of the
+    superclasses they do not define) into `result.modules`, superclasses first."""
+    from beamtalk_ws.package.manifest import PackageError
+
     local = {}
     for f, source, module in parsed:
         for item in module.items:
             if isinstance(item, ast.ClassDef):
                 local[item.name] = item
-    supers = {i.superclass for _, _, m in parsed for i in m.items
-              if isinstance(i, ast.ClassDef) and i.superclass and i.superclass not in local}
-    table = await client.class_table(supers) if supers else ClassTable()
     # Batch classes: kinds follow the chain through already known classes.
     for name in _superclass_order(local):
         c = local[name]
@@ -64,9 +97,12 @@ async def plan(paths: list[Path], client) -> LoadPlan:
     compiled = {}
     for f, source, module in parsed:
         try:
-            cc = compile_file(module, source, str(f), table)
+            cc = compile_file(module, source, str(f), table, module_namer(f))
         except CompileError as e:
             result.errors.append((f, e.render()))
+            continue
+        except PackageError as e:
+            result.errors.append((f, str(e)))
             continue
         result.warnings += lint.render(lint.warnings(module.items), source, str(f))
         compiled[cc.name] = (cc, f)
@@ -74,6 +110,14 @@ async def plan(paths: list[Path], client) -> LoadPlan:
         cc, f = compiled[name]
         result.modules.append((cc.module, cc.forms, cc.name, f))
     return result
+
+
+async def plan(paths: list[Path], client) -> LoadPlan:
+    result = LoadPlan()
+    parsed = parse_files(paths, result)
+    supers = outside_superclasses(parsed)
+    table = await client.class_table(supers) if supers else ClassTable()
+    return compile_parsed(parsed, table, result)
 
 
 def _superclass_order(classes: dict) -> list[str]:

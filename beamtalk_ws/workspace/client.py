@@ -121,6 +121,12 @@ class WorkspaceClient:
         req = {Atom("load"): [(Atom(name), forms) for name, forms in modules], Atom("module"): Atom("none")}
         return await self.request(req, timeout_ms, on_output)
 
+    async def load_package(self, ebin, app: str, *, on_output: OutputCallback | None = None) -> EvalReply:
+        """Load a built package's changed class modules from its ebin directory
+        (`reply.text`: how many were (re)loaded)."""
+        req = {Atom("package"): (str(ebin).encode(), Atom(app)), Atom("module"): Atom("none")}
+        return await self.request(req, None, on_output)
+
     async def run_tests(self, classes: list[str] | None = None, *, strict: bool = True,
                         on_output: OutputCallback | None = None) -> EvalReply:
         """Run the tests of every TestCase subclass (`classes` None) or of the named ones

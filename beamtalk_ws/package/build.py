@@ -1,0 +1,242 @@
+"""`beamtalk build`: a package's `src/` into an OTP application in `_build/dev/ebin/`
+(seed ADR 0026 §3–§6).
+
+Python compiles every file to abstract forms with the same compiler the REPL
+uses (module `bt@<package>@<path>`); a throw-away `erl` turns the forms into
+`.beam` files (the node never parses Beamtalk); Python writes `<name>.app`
+with the module list and, under `env`, the classes (module, class,
+superclass) parents first — the order a node registers them in.
+
+A build is skipped when nothing it depends on changed (the sources, the
+manifest, the compiler and the Erlang installation), so opening a REPL in a
+package costs nothing after the first time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .manifest import MANIFEST, Manifest, PackageError
+
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class BuildResult:
+    manifest: Manifest | None
+    out: Path
+    #: [(file, module, class name, superclass)] parents first
+    modules: list = field(default_factory=list)
+    errors: list = field(default_factory=list)       # [(file, rendered error)]
+    warnings: list = field(default_factory=list)
+    up_to_date: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    @property
+    def app_name(self) -> str | None:
+        return self.manifest.name if self.manifest else None
+
+
+def source_files(src: Path) -> list[Path]:
+    if not src.is_dir():
+        return []
+    return sorted(p for p in src.rglob("*.bt") if not any(part.startswith(".") for part in p.relative_to(src).parts))
+
+
+def _digest(m: Manifest, files: list[Path]) -> str:
+    from beamtalk_ws.workspace.erlbuild import digest
+
+    tools = sorted((PACKAGE_DIR / "compiler").glob("*.py")) + sorted((PACKAGE_DIR / "syntax").glob("*.py"))
+    tools += [Path(__file__), m.root / MANIFEST]
+    h = hashlib.sha256(digest(tools + files).encode())
+    for f in files:  # a renamed file changes its module name
+        h.update(f.relative_to(m.src).as_posix().encode())
+    return h.hexdigest()[:16]
+
+
+def compile_sources(files: list[Path]):
+    """Compile class files offline: superclasses outside them come from the stdlib."""
+    from beamtalk_ws.compiler import stdlib
+    from beamtalk_ws.repl.loader import LoadPlan, compile_parsed, outside_superclasses, parse_files
+    from beamtalk_ws.syntax import parse
+
+    result = LoadPlan()
+    parsed = parse_files(files, result)
+    if outside_superclasses(parsed):
+        std = []
+        for f in stdlib.sources():
+            text = f.read_text(encoding="utf-8")
+            std.append((f, text, parse(text, str(f))))
+        table = stdlib.class_table(std)
+    else:
+        from beamtalk_ws.compiler.classes import ClassTable
+        table = ClassTable()
+    supers = {i.name: i.superclass for _, _, m in parsed for i in m.items if hasattr(i, "superclass")}
+    return compile_parsed(parsed, table, result), supers
+
+
+def build(m: Manifest, *, force: bool = False, log=None) -> BuildResult:
+    """Build the package; `log(line)` hears the progress lines of seed §6."""
+    say = log or (lambda line: None)
+    files = source_files(m.src)
+    out = m.ebin
+    result = BuildResult(m, out)
+    if not m.src.is_dir():
+        raise PackageError(f"{m.root / 'src'}: no such directory (a package keeps its classes in src/)")
+    stamp = out / ".beamtalk-build"
+    key = _digest(m, files)
+    say(f"Building {m.name} v{m.version}")
+    if not force and stamp.is_file():
+        recorded = _read_stamp(stamp, key)
+        if recorded is not None and all((out / f"{mod}.beam").is_file() for _, mod, _, _ in recorded):
+            result.modules = recorded
+            result.up_to_date = True
+            say(f"Up to date: {_n(len(recorded), 'module')} in {_shown(out, m.root)}")
+            return result
+    plan, supers = compile_sources(files)
+    result.errors = plan.errors
+    result.warnings = plan.warnings
+    if plan.errors:
+        return result
+    for module, _forms, name, f in plan.modules:
+        say(f"  Compiling {f.relative_to(m.src).as_posix()} \u2192 {module}")
+    result.modules = [(f, module, name, supers.get(name)) for module, _forms, name, f in plan.modules]
+    _write_beams([(module, forms) for module, forms, _, _ in plan.modules], out,
+                 keep=f"bt@{m.name}@")
+    say(f"  Generating {m.name}.app")
+    (out / f"{m.name}.app").write_text(app_text(m, result.modules), encoding="utf-8")
+    stamp.write_text(key + "\n" + "".join(f"{mod} {name} {sup or ''} {f.relative_to(m.root).as_posix()}\n"
+                                          for f, mod, name, sup in result.modules), encoding="utf-8")
+    say(f"Build complete: {_n(len(result.modules), 'module')} in {_shown(out, m.root)}")
+    return result
+
+
+def build_file(path: Path, out: Path, *, log=None) -> BuildResult:
+    """File mode (no manifest, seed §6): one file into `out` (`build/`), module `bt@<class>`."""
+    say = log or (lambda line: None)
+    result = BuildResult(None, out)
+    plan, supers = compile_sources([path])
+    result.errors = plan.errors
+    result.warnings = plan.warnings
+    if plan.errors:
+        return result
+    for module, _forms, name, f in plan.modules:
+        say(f"  Compiling {f.name} \u2192 {module}")
+    result.modules = [(f, module, name, supers.get(name)) for module, _forms, name, f in plan.modules]
+    _write_beams([(module, forms) for module, forms, _, _ in plan.modules], out, keep=None)
+    say(f"Build complete: {_n(len(result.modules), 'module')} in {out}/")
+    return result
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def _shown(out: Path, root: Path) -> str:
+    return out.relative_to(root).as_posix() + "/"
+
+
+def _read_stamp(stamp: Path, key: str):
+    lines = stamp.read_text(encoding="utf-8").splitlines()
+    if not lines or lines[0] != key:
+        return None
+    recorded = []
+    for line in lines[1:]:
+        mod, name, sup, rel = line.split(" ", 3)
+        recorded.append((Path(stamp.parents[2] / rel), mod, name, sup or None))
+    return recorded
+
+
+def _write_beams(modules: list, out: Path, keep: str | None) -> None:
+    """Compile forms to `.beam` files in `out` with a throw-away `erl`; with
+    `keep` (the package's module prefix), stale modules of the package go."""
+    from beamtalk_ws.dist.codec import encode
+    from beamtalk_ws.dist.terms import Atom
+    from beamtalk_ws.workspace import erlbuild
+    from beamtalk_ws.workspace.errors import WorkspaceError
+
+    ebin = erlbuild.ensure_built()
+    out.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".forms-", dir=out))
+    try:
+        forms_dir = work / "forms"
+        beams = work / "beams"
+        forms_dir.mkdir()
+        for module, forms in modules:
+            (forms_dir / f"{module}.etf").write_bytes(encode((Atom(module), forms)))
+        proc = subprocess.run(
+            [erlbuild.find_executable("erl"), "-noshell", "-pa", str(ebin),
+             "-beamtalk_stdlib_build", str(forms_dir), str(beams), "-run", "beamtalk_stdlib", "build_main"],
+            capture_output=True, text=True, stdin=subprocess.DEVNULL,
+        )
+        if proc.returncode != 0:
+            raise WorkspaceError("Internal compiler error: the generated code was rejected:\n"
+                                 + (proc.stdout + proc.stderr).strip())
+        wanted = {f"{module}.beam" for module, _ in modules}
+        if keep:
+            for old in out.glob(f"{keep}*.beam"):
+                if old.name not in wanted:
+                    old.unlink()
+        for name in wanted:
+            os.replace(beams / name, out / name)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------
+# The .app file
+
+_PLAIN_ATOM = re.compile(r"[a-z][A-Za-z0-9_@]*\Z")
+_RESERVED_WORDS = frozenset("after and andalso band begin bnot bor bsl bsr bxor case catch cond div end fun "
+                            "if let maybe not of or orelse receive rem try when xor".split())
+
+
+def atom(name: str) -> str:
+    if _PLAIN_ATOM.match(name) and name not in _RESERVED_WORDS and "@" not in name:
+        return name
+    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def string(text: str) -> str:
+    out = []
+    for c in text:
+        if c in '"\\':
+            out.append("\\" + c)
+        elif c == "\n":
+            out.append("\\n")
+        elif " " <= c <= "~":
+            out.append(c)
+        else:
+            out.append("\\x{%X}" % ord(c))
+    return '"' + "".join(out) + '"'
+
+
+def app_text(m: Manifest, modules: list) -> str:
+    """`{application, Name, [...]}.` for the built modules (seed §3)."""
+    mods = ", ".join(atom(mod) for _, mod, _, _ in modules)
+    classes = ",\n            ".join(f"{{{atom(mod)}, {atom(name)}, {atom(sup) if sup else 'nil'}}}"
+                                     for _, mod, name, sup in modules)
+    licenses = ", ".join(string(x) for x in m.licenses)
+    return (
+        f"{{application, {atom(m.name)}, [\n"
+        f"    {{description, {string(m.description or m.name)}}},\n"
+        f"    {{vsn, {string(m.version)}}},\n"
+        f"    {{modules, [{mods}]}},\n"
+        f"    {{registered, []}},\n"
+        f"    {{applications, [kernel, stdlib, beamtalk_runtime]}},\n"
+        f"    {{licenses, [{licenses}]}},\n"
+        f"    {{env, [\n"
+        f"        {{classes, [\n            {classes}\n        ]}}"
+        + (f",\n        {{start, {atom(m.start)}}}" if m.start else "")
+        + "\n    ]}\n]}.\n"
+    )

@@ -1,0 +1,203 @@
+"""Packages against real nodes: `beamtalk new|build|run|test`, `beamtalk repl` in a
+package, and `:reload` hot-reloading a package's classes while their actors run
+(seed ADR 0026 §6, Phase 4 and 5; spec/repl.md §2)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import run_beamtalk
+
+COUNTER = """\
+/// A tally kept by an actor.
+Actor subclass: {name}
+  state: count = 0
+  bump => self.count := self.count + 1
+  count => self.count
+"""
+
+
+def new_package(tmp_path: Path, name: str) -> Path:
+    r = run_beamtalk(["new", name], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == f"Created package '{name}'"
+    return tmp_path / name
+
+
+def consult(app: Path):
+    """The .app file as Erlang reads it (file:consult), printed back by erl."""
+    expr = (f'{{ok, [{{application, A, P}}]}} = file:consult("{app}"), '
+            'io:format("~w~n", [{A, proplists:get_value(modules, P), '
+            'proplists:get_value(classes, proplists:get_value(env, P))}]), halt().')
+    r = subprocess.run(["erl", "-noshell", "-eval", expr], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.strip()
+
+
+def stop_project_workspace(root: Path) -> None:
+    from beamtalk_ws.workspace import launcher, paths
+
+    launcher.kill(paths.resolve(None, root))
+
+
+def test_new_then_build_makes_an_otp_application(bt_home, tmp_path):
+    root = new_package(tmp_path, "tally_app")
+    (root / "src" / "util").mkdir()
+    (root / "src" / "util" / "tally.bt").write_text(COUNTER.format(name="Tally"))
+    (root / "src" / "sub_tally.bt").write_text("Tally subclass: SubTally\n  twice => self bump. self bump\n")
+    r = run_beamtalk(["build"], cwd=root / "src")   # anywhere inside the package
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "Building tally_app v0.1.0",
+        "  Compiling main.bt \u2192 bt@tally_app@main",
+        "  Compiling util/tally.bt \u2192 bt@tally_app@util@tally",
+        "  Compiling sub_tally.bt \u2192 bt@tally_app@sub_tally",
+        "  Generating tally_app.app",
+        "Build complete: 3 modules in _build/dev/ebin/",
+    ]
+    ebin = root / "_build" / "dev" / "ebin"
+    assert sorted(p.name for p in ebin.glob("*.beam")) == [
+        "bt@tally_app@main.beam", "bt@tally_app@sub_tally.beam", "bt@tally_app@util@tally.beam"]
+    # parents first, as a node registers them
+    assert consult(ebin / "tally_app.app") == (
+        "{tally_app,[bt@tally_app@main,bt@tally_app@util@tally,bt@tally_app@sub_tally],"
+        "[{bt@tally_app@main,'Main','Object'},{bt@tally_app@util@tally,'Tally','Actor'},"
+        "{bt@tally_app@sub_tally,'SubTally','Tally'}]}")
+    again = run_beamtalk(["build"], cwd=root)
+    assert again.stdout.splitlines() == ["Building tally_app v0.1.0", "Up to date: 3 modules in _build/dev/ebin/"]
+    # a removed source file takes its module with it
+    (root / "src" / "sub_tally.bt").unlink()
+    r = run_beamtalk(["build"], cwd=root)
+    assert r.returncode == 0 and "Build complete: 2 modules" in r.stdout
+    assert not (ebin / "bt@tally_app@sub_tally.beam").exists()
+
+
+def test_build_errors_are_located_and_fail(bt_home, tmp_path):
+    root = new_package(tmp_path, "broken_app")
+    (root / "src" / "bad.bt").write_text("Object subclass: Bad\n  oops => (3 + ) * 2\n")
+    r = run_beamtalk(["build"], cwd=root)
+    assert r.returncode == 1
+    assert f"{root / 'src' / 'bad.bt'}:2:" in r.stderr
+    assert r.stderr.rstrip().endswith("Build failed: 1 file did not compile")
+    assert "Traceback" not in r.stderr
+
+
+def test_bad_manifest_is_reported_with_its_location(bt_home, tmp_path):
+    root = new_package(tmp_path, "odd_app")
+    (root / "beamtalk.toml").write_text('[package]\nname = "odd_app"\nversion = "one"\n')
+    r = run_beamtalk(["build"], cwd=root)
+    assert r.returncode == 1
+    assert r.stderr.startswith(f"Error: {root.resolve() / 'beamtalk.toml'}:3:11: version 'one' is not a semantic version")
+
+
+def test_outside_a_package(bt_home, tmp_path):
+    r = run_beamtalk(["build"], cwd=tmp_path)
+    assert r.returncode == 1 and "no beamtalk.toml in" in r.stderr and "beamtalk new NAME" in r.stderr
+    (tmp_path / "script.bt").write_text("Object subclass: LooseScript\n  hi => 1\n")
+    r = run_beamtalk(["build", "script.bt"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["  Compiling script.bt \u2192 bt@loose_script", "Build complete: 1 module in build/"]
+    assert (tmp_path / "build" / "bt@loose_script.beam").is_file()
+    r = run_beamtalk(["new", "Bad-Name"], cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stderr.strip() == ("Error: Package name 'Bad-Name' is invalid — must contain only lowercase "
+                                "letters, digits and underscores (try 'bad_name')")
+
+
+def test_run_starts_the_application_and_leaves_it_running(bt_home, tmp_path):
+    root = new_package(tmp_path, "hello_app")
+    try:
+        r = run_beamtalk(["run"], cwd=root, timeout=120)
+        assert r.returncode == 0, r.stderr
+        lines = r.stdout.splitlines()
+        assert lines[0] == "Hello from hello_app!"
+        assert lines[1].startswith("Started hello_app v0.1.0 in workspace '")
+        # the workspace keeps the package: a REPL attached later finds its class
+        r = run_beamtalk(["repl"], cwd=root, input="Main class\n")
+        assert r.stdout.splitlines() == ["Compiled hello_app v0.1.0 (1 class)", "Main class"]
+    finally:
+        stop_project_workspace(root)
+
+
+def test_run_a_library_says_what_is_missing(bt_home, tmp_path):
+    root = new_package(tmp_path, "lib_only")
+    (root / "beamtalk.toml").write_text('[package]\nname = "lib_only"\nversion = "0.1.0"\n')
+    r = run_beamtalk(["run"], cwd=root)
+    assert r.returncode == 1
+    assert r.stderr.startswith("Error: lib_only is a library: beamtalk.toml has no start module")
+
+
+def test_repl_in_a_broken_package_still_starts(bt_home, tmp_path):
+    root = new_package(tmp_path, "half_app")
+    (root / "src" / "bad.bt").write_text("Object subclass: HalfBad\n  oops => ]\n")
+    r = run_beamtalk(["repl", "--ephemeral"], cwd=root, input="3 + 4\n")
+    assert r.returncode == 0
+    out = r.stdout.splitlines()
+    assert out[0] == "half_app: 1 file did not compile:"
+    assert "The REPL starts without the package's classes: fix the errors, then :reload." in out
+    assert out[-1] == "7"
+
+
+def test_beamtalk_test_loads_the_package_first(bt_home, tmp_path):
+    root = new_package(tmp_path, "tested_app")
+    (root / "src" / "tested_tally.bt").write_text(COUNTER.format(name="TestedTally"))
+    (root / "test" / "tally_test.bt").write_text(
+        "TestCase subclass: TestedTallyTest\n"
+        "  testBump =>\n"
+        "    t := TestedTally spawn\n"
+        "    t bump; bump\n"
+        "    self assert: t count equals: 2\n")
+    r = run_beamtalk(["test"], cwd=root, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "1 passed, 0 failed"
+
+
+async def test_reload_rebuilds_and_hot_reloads_live_actors(repl, tmp_path):
+    """`:reload` in a package: the changed class gets its new method, the actor its state."""
+    from beamtalk_ws.package import manifest, scaffold
+
+    root = scaffold.new("live_app", tmp_path)
+    src = root / "src" / "live_tally.bt"
+    src.write_text(COUNTER.format(name="LiveTally"))
+    repl.package = manifest.load(root)
+    first = await repl.evaluate(":reload")
+    assert first.ok, first.text
+    assert first.text == "Compiled live_app v0.1.0 (2 classes); 2 reloaded"
+    for code in ("t := LiveTally spawn", "t bump; bump"):
+        assert (await repl.evaluate(code)).ok
+    src.write_text(COUNTER.format(name="LiveTally") + "  double => self.count * 2\n")
+    again = await repl.evaluate(":reload")
+    assert again.text == "Compiled live_app v0.1.0 (2 classes); 1 reloaded"
+    assert (await repl.evaluate("t double")).text == "4"
+    same = await repl.evaluate(":r")
+    assert same.text == "Compiled live_app v0.1.0 (2 classes); 0 reloaded"
+    # a file of the package loaded by hand gets the package's module name
+    loaded = await repl.evaluate(f":load {src}")
+    assert loaded.ok and (await repl.evaluate("t count")).text == "2"
+    assert (await repl.evaluate("Erlang erlang module_loaded: #'bt@live_app@live_tally'")).text == "true"
+    assert (await repl.evaluate("Erlang erlang module_loaded: #'bt@live_tally'")).text == "false"
+
+
+async def test_reload_reports_compile_errors_and_keeps_the_old_class(repl, tmp_path):
+    from beamtalk_ws.package import manifest, scaffold
+
+    root = scaffold.new("keep_app", tmp_path)
+    src = root / "src" / "kept.bt"
+    src.write_text("Object subclass: KeptThing\n  answer => 42\n")
+    repl.package = manifest.load(root)
+    assert (await repl.evaluate(":reload")).ok
+    src.write_text("Object subclass: KeptThing\n  answer => (42\n")
+    bad = await repl.evaluate(":reload")
+    assert not bad.ok
+    assert bad.text.startswith("keep_app: 1 file did not compile:")
+    assert f"{src}:3:1: Expected ')' to close parentheses" in bad.text
+    assert (await repl.evaluate("KeptThing new answer")).text == "42"
+
+
+@pytest.fixture(autouse=True)
+def _no_stray_build_dirs(tmp_path):
+    yield
+    assert not (Path.cwd() / "build").exists() or Path.cwd() == tmp_path
