@@ -79,6 +79,13 @@ def build_parser() -> argparse.ArgumentParser:
                                      "file.  The workspace keeps running: attach with beamtalk repl.")
     _add_workspace_opts(run)
 
+    watch = sub.add_parser("watch", help="hot-reload .bt files into the workspace on every save",
+                           description="Attach to the project's workspace (starting it if needed), load "
+                                       "PATH (default: the package's src/) and reload it whenever a .bt file "
+                                       "below it is saved, until Ctrl-C.  Actors keep running.")
+    watch.add_argument("path", nargs="?", metavar="PATH", help="a .bt file or a directory")
+    _add_workspace_opts(watch)
+
     check = sub.add_parser("check", help="check .bt files for errors", add_help=False)
     check.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
@@ -103,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_build(args)
         if args.command == "run":
             return asyncio.run(cmd_run(args))
+        if args.command == "watch":
+            return asyncio.run(cmd_watch(args))
         if args.command == "test":
             from beamtalk_ws.bunit import cmd_test
             return cmd_test(args.paths, args.format)
@@ -234,6 +243,30 @@ async def cmd_run(args) -> int:
         print(f"Started {m.name} v{m.version} in workspace '{ws.id}' ({ws.node_name}): "
               f"beamtalk repl attaches to it, beamtalk workspace stop stops it.")
         return 0
+    finally:
+        await client.close()
+
+
+async def cmd_watch(args) -> int:
+    """`beamtalk watch`: `:watch` without a prompt, for a terminal beside the editor."""
+    from beamtalk_ws.repl.attach import idle_timeout_from, open_client
+    from beamtalk_ws.repl.commands import watch
+    from beamtalk_ws.repl.core import Repl, print_outcome
+
+    m = None if args.path else _manifest_or_error()
+    ws = paths.resolve(args.workspace, m.root if m else None)
+    client = await open_client(ws, "watch", start="auto", idle_timeout=idle_timeout_from(args))
+    try:
+        repl = Repl(client)
+        repl.package = m
+        if m is not None:
+            print_outcome(await repl.load_package())
+        started = await watch(repl, args.path or "", stop_hint="Ctrl-C stops")
+        print_outcome(started)
+        if not repl.watcher:
+            return 1
+        await repl.watcher.wait()
+        return 1
     finally:
         await client.close()
 

@@ -35,7 +35,65 @@ async def extra_command(repl, word: str, arg: str) -> Outcome | None:
         return await sessions(repl)
     if word == "workspace":
         return await workspace(repl)
+    if word in ("watch", "w"):
+        return await watch(repl, arg)
     return None
+
+
+# ---------------------------------------------------------------- :watch
+
+WATCH_USAGE = ("Usage: :watch [PATH] (a file or directory), :watch off.  With no PATH: the "
+               "package's src/, or the last :load path")
+
+
+async def watch(repl, arg: str, stop_hint: str = ":watch off stops") -> Outcome:
+    """`:watch`: reload on every save, in the background (`repl.notify` shows each reload)."""
+    from pathlib import Path
+
+    from .watch import Watcher
+
+    if arg == "off":
+        if repl.watcher is None or not repl.watcher.running:
+            return Outcome(False, "Not watching anything (:watch [PATH] starts).", kind="command")
+        repl.watcher.stop()
+        repl.watcher = None
+        return Outcome(True, "Stopped watching.")
+    first = None
+    if arg:
+        text = arg[1:-1] if len(arg) >= 2 and arg[0] == arg[-1] and arg[0] in "\"'" else arg
+        path = Path(text).expanduser()
+        if not path.exists():
+            return Outcome(False, f"File not found: {text}", kind="command")
+        if text != repl.last_load:
+            first = await repl.load(text)
+        roots, shown = [path], text
+
+        def reload():
+            return repl.load(text, reload=True)
+    elif repl.package is not None:
+        m = repl.package
+        roots, shown, reload = [m.src, m.root / "beamtalk.toml"], f"{m.name}'s src/", repl.load_package
+    elif repl.last_load is not None:
+        last = repl.last_load
+        roots, shown = [Path(last).expanduser()], last
+
+        def reload():
+            return repl.load(last, reload=True)
+    else:
+        return Outcome(False, WATCH_USAGE, kind="command")
+    if repl.watcher is not None:
+        repl.watcher.stop()
+
+    def report(outcome, error) -> None:
+        if outcome is None:
+            outcome = Outcome(False, error, kind="command")
+        repl.notify(Outcome(outcome.ok, "\u21bb " + outcome.text, kind=outcome.kind, warnings=outcome.warnings))
+
+    repl.watcher = Watcher(roots, reload, report)
+    note = f"Watching {shown}: every save is compiled and hot-reloaded ({stop_hint})."
+    if first is not None:
+        return Outcome(first.ok, first.text + "\n" + note, kind=first.kind, warnings=first.warnings)
+    return Outcome(True, note)
 
 
 # ---------------------------------------------------------------- :help

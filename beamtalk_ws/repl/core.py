@@ -36,6 +36,8 @@ Beamtalk REPL commands:
   :reload, :r        load the last :load path again (hot reload); in a
                      package, rebuild src/ and reload the classes that changed
   :reload Class      reload one class from its source file
+  :watch [PATH|off]  reload on every save: the package's src/, PATH, or
+                     the last :load path
   :test, :t [Class]  run the tests of every TestCase subclass (or of one)
   :quit, :q, :exit   leave the REPL (the workspace keeps running)
 Type a Beamtalk expression to evaluate it on the workspace node, e.g. x := 3 + 4"""
@@ -50,6 +52,14 @@ class Outcome:
     warnings: list = field(default_factory=list)   # shown as `⚠ …`; never stop the input
 
 
+def print_outcome(outcome: Outcome) -> None:
+    import sys
+
+    for w in outcome.warnings:
+        print("\u26a0 " + w, file=sys.stderr)
+    print(outcome.text, flush=True)
+
+
 class Repl:
     def __init__(self, client: WorkspaceClient, filename: str = "<input>"):
         self.client = client
@@ -57,6 +67,10 @@ class Repl:
         self.last_load: str | None = None
         #: the package (manifest) this REPL was opened in: `:reload` rebuilds it
         self.package = None
+        #: the `:watch` task, and how its reload outcomes are shown (each front
+        #: end sets its own: above the prompt, a JSON push line, …)
+        self.watcher = None
+        self.notify: Callable[[Outcome], None] = print_outcome
 
     async def evaluate(self, code: str, on_output: OutputCallback | None = None) -> Outcome:
         stripped = code.strip()

@@ -204,6 +204,7 @@ def show(outcome, out=None, err=None) -> None:
 async def run(repl: Repl, history_path=None, notes=None) -> int:
     print(banner(repl))
     session = make_session(repl, history_path)
+    repl.notify = lambda outcome: _above_prompt(session, lambda: show(outcome))
     warm_up_after_first_render(session, notes)
     follower = asyncio.ensure_future(follow_background(session, repl.client))
     try:
@@ -222,6 +223,8 @@ async def run(repl: Repl, history_path=None, notes=None) -> int:
                 return 0
     finally:
         follower.cancel()
+        if repl.watcher is not None:
+            repl.watcher.stop()
 
 
 #: Marks text that no input of this REPL asked for (repl.md §6).

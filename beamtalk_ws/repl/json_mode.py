@@ -25,6 +25,9 @@ class JsonRepl:
         self.repl = repl
         self.out = out or sys.stdout
         self.completion = None
+        # `:watch` reloads arrive as push lines, like background Transcript text
+        repl.notify = lambda o: self.emit({"push": "reload", "ok": o.ok, "text": o.text,
+                                           **({"warnings": o.warnings} if o.warnings else {})})
 
     def emit(self, obj: dict) -> None:
         self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
