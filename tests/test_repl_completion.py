@@ -45,6 +45,7 @@ from conftest import run_beamtalk
     (":he", Context("command", ":he", 0)),
     (":load sc", Context("path", "sc", 6)),
     (":l ", Context("path", "", 3)),
+    (":watch sr", Context("path", "sr", 7)),
     (":help Int", Context("class", "Int", 6)),
     (":help Integer fa", Context("help-selector", "fa", 14, ("instance", "Integer"))),
     (":emit forms x pr", Context("selector", "pr", 14, ("binding", "x"))),
@@ -111,13 +112,14 @@ async def test_classes_defined_in_the_session_appear_at_once(repl, engine):
 
 async def test_commands_paths_and_help(engine, tmp_path, monkeypatch):
     assert texts(await engine.complete(":he")) == [":help"]
-    assert ":workspace" in texts(await engine.complete(":w"))
+    assert texts(await engine.complete(":w")) == [":watch", ":workspace"]
     (tmp_path / "sub").mkdir()
     (tmp_path / "counter.bt").write_text("")
     (tmp_path / "notes.txt").write_text("")
     monkeypatch.chdir(tmp_path)
     assert texts(await engine.complete(":load ")) == ["counter.bt", "sub/"]
     assert texts(await engine.complete(":l co")) == ["counter.bt"]
+    assert texts(await engine.complete(":watch s")) == ["sub/"]
     assert texts(await engine.complete(f":load {tmp_path}/c")) == [f"{tmp_path}/counter.bt"]
     assert "Integer" in texts(await engine.complete(":help Integ"))
     assert "factorial" in texts(await engine.complete(":help Integer fact"))

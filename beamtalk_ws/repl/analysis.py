@@ -24,7 +24,7 @@ _CLOSERS = {L.K_RBRACKET: (L.K_LBRACKET, L.K_HASH_BRACKET), L.K_RPAREN: (L.K_LPA
             L.K_RBRACE: (L.K_LBRACE, L.K_HASH_BRACE)}
 _OPENER_CLASS = {L.K_LBRACKET: "Block", L.K_HASH_BRACKET: "Array", L.K_HASH_PAREN: "List",
                  L.K_HASH_BRACE: "Dictionary"}
-_PATH_COMMANDS = ("load", "l")
+_PATH_COMMANDS = ("load", "l", "watch", "w")
 _CLASS_COMMANDS = ("help", "h", "?", "reload", "r")
 _CODE_COMMANDS = {"emit": 1, "show-codegen": 0, "sc": 0}   # words to skip before the code
 

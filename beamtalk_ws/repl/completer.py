@@ -28,7 +28,7 @@ from beamtalk_ws.dist.terms import Atom
 
 #: Command names offered after `:` (spec/repl.md §4).
 COMMANDS = (":help", ":bindings", ":clear", ":load", ":reload", ":emit", ":sessions", ":workspace",
-            ":test", ":quit", ":exit", ":show-codegen")
+            ":test", ":watch", ":quit", ":exit", ":show-codegen")
 CACHE_SECONDS = 2.0
 
 
