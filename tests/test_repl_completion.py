@@ -112,7 +112,7 @@ async def test_classes_defined_in_the_session_appear_at_once(repl, engine):
 
 async def test_commands_paths_and_help(engine, tmp_path, monkeypatch):
     assert texts(await engine.complete(":he")) == [":help"]
-    assert texts(await engine.complete(":w")) == [":watch", ":workspace"]
+    assert sorted(texts(await engine.complete(":w"))) == [":watch", ":workspace"]
     (tmp_path / "sub").mkdir()
     (tmp_path / "counter.bt").write_text("")
     (tmp_path / "notes.txt").write_text("")
