@@ -330,6 +330,13 @@ async def _open_package(repl, ws, args, to) -> None:
             print(f"\u26a0 {w}", file=to)
     if done.ok:
         print(done.text, file=to)
+        if m.run_entry and repl.client.started_node:
+            print(f"> {m.run_entry}", file=to)
+            to.flush()
+            ran = await repl.evaluate(m.run_entry, on_output=lambda text: (to.write(text), to.flush()))
+            for w in ran.warnings:
+                print(f"\u26a0 {w}", file=to)
+            print(ran.text, file=to)
     else:
         print(done.text + "\nThe REPL starts without the package's classes: fix the errors, then :reload.",
               file=to)

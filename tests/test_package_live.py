@@ -201,3 +201,19 @@ async def test_reload_reports_compile_errors_and_keeps_the_old_class(repl, tmp_p
 def _no_stray_build_dirs(tmp_path):
     yield
     assert not (Path.cwd() / "build").exists() or Path.cwd() == tmp_path
+
+
+def test_run_entry_is_evaluated_when_the_repl_starts_the_workspace(bt_home, tmp_path):
+    root = new_package(tmp_path, "entry_app")
+    with open(root / "beamtalk.toml", "a") as f:
+        f.write('\n[run]\nentry = "Main start"\n')
+    try:
+        r = run_beamtalk(["repl"], cwd=root, input="1 + 1\n")
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.splitlines() == ["Compiled entry_app v0.1.0 (1 class)", "> Main start",
+                                         "Hello from entry_app!", "a TranscriptStream", "2"]
+        # attaching again to the running workspace does not run it twice
+        again = run_beamtalk(["repl"], cwd=root, input="1 + 2\n")
+        assert again.stdout.splitlines() == ["Compiled entry_app v0.1.0 (1 class)", "3"]
+    finally:
+        stop_project_workspace(root)

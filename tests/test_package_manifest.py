@@ -144,3 +144,11 @@ def test_app_text_quotes_what_erlang_needs():
     assert "{'bt@my_counter@main', 'Main', nil}" in text
     assert "{applications, [kernel, stdlib, beamtalk_runtime]}" in text
     assert build.atom("when") == "'when'" and build.atom("main") == "main"
+
+
+def test_run_entry():
+    m = parse('[package]\nname = "x"\nversion = "0.1.0"\n[run]\nentry = "Main start"\nwhen = 1\n')
+    assert m.run_entry == "Main start"
+    assert m.warnings == ("/p/beamtalk.toml:6: unknown key run.when (ignored)",)
+    assert "[run] entry must be a Beamtalk expression" in error_of(
+        '[package]\nname = "x"\nversion = "0.1.0"\n[run]\nentry = 3\n')

@@ -38,7 +38,7 @@ _SEMVER = re.compile(r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]
 _START_OK = re.compile(r"[a-z][a-z0-9_]*(?:/[a-z][a-z0-9_]*)*\Z")
 _PACKAGE_KEYS = {"name", "version", "description", "licenses", "start",
                  "repository", "links", "target", "beamtalk"}
-_TOP_KEYS = {"package", "dependencies", "dev-dependencies"}
+_TOP_KEYS = {"package", "dependencies", "dev-dependencies", "run"}
 
 
 class PackageError(Exception):
@@ -84,6 +84,9 @@ class Manifest:
     description: str | None = None
     licenses: tuple = ()
     start: str | None = None
+    #: `[run] entry`: an expression a REPL evaluates when it starts the
+    #: package's workspace (spec/repl.md §2)
+    run_entry: str | None = None
     warnings: tuple = field(default=(), compare=False)
 
     @property
@@ -206,10 +209,20 @@ def parse(text: str, path: Path) -> Manifest:
     if start is not None and (not isinstance(start, str) or not _START_OK.match(start)):
         raise bad("start", f"start {start!r} is not the name of a file in src/",
                   hint='start = "main" names src/main.bt, whose class has a class-side start method')
-    warnings = [f"{path}:{_locate(text, 'package', k)[0]}: unknown key package.{k} (ignored)"
+    run = data.get("run", {})
+    if not isinstance(run, dict):
+        raise _error(path, text, *_locate(text, "", "run"), "run must be a table",
+                     hint='[run]\n    entry = "Main start"')
+    entry = run.get("entry")
+    if entry is not None and (not isinstance(entry, str) or not entry.strip()):
+        raise _error(path, text, *_locate(text, "run", "entry"), "[run] entry must be a Beamtalk expression in a string",
+                     hint='entry = "Main start"')
+    warnings = [f"{path}:{_locate(text, 'run', k)[0]}: unknown key run.{k} (ignored)" for k in run if k != "entry"]
+    warnings += [f"{path}:{_locate(text, 'package', k)[0]}: unknown key package.{k} (ignored)"
                 for k in pkg if k not in _PACKAGE_KEYS]
     warnings += [f"{path}: unknown table [{k}] (ignored)" for k in data if k not in _TOP_KEYS]
     deps = data.get("dependencies")
     if deps:
         warnings.append(f"{path}: [dependencies] are not supported yet (ignored)")
-    return Manifest(path.parent.resolve(), name, version, description, tuple(licenses), start, tuple(warnings))
+    return Manifest(path.parent.resolve(), name, version, description, tuple(licenses), start,
+                    entry.strip() if entry else None, tuple(warnings))

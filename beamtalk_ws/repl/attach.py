@@ -55,7 +55,9 @@ async def open_client(
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, lambda: launcher.start(ws, idle_timeout=idle_timeout))
     try:
-        return await WorkspaceClient.connect(ws, session)
+        client = await WorkspaceClient.connect(ws, session)
+        client.started_node = info is None
+        return client
     except WorkspaceNotRunning as e:
         raise WorkspaceError(
             f"Workspace '{ws.id}' is unreachable: {e} If its node is hung, stop it with "

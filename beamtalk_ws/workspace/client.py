@@ -79,6 +79,8 @@ class WorkspaceClient:
         self.info = info
         self.mailbox = node.mailbox()
         self.background: OutputCallback | None = None
+        #: True when the command that connected also started the node
+        self.started_node = False
         self.on_transcript: OutputCallback | None = None
 
     @classmethod
