@@ -144,9 +144,18 @@ async def load_files(client, files: list[Path], errors: list[FileError], on_outp
 
 
 async def run_files(client, files: TestFiles, on_output) -> tuple[list[TestOutcome], list[FileError]]:
+    from beamtalk_ws import doctest
+    from beamtalk_ws.repl.core import Repl
+
     errors = [FileError(m, "No such file or directory") for m in files.missing]
     await load_files(client, files.fixtures, errors, on_output)
-    classes = await load_files(client, files.tests, errors, on_output)
+    docs, class_files = [], []
+    for f in files.tests:
+        try:
+            (docs if doctest.is_doctest(f.read_text(encoding="utf-8")) else class_files).append(f)
+        except (OSError, UnicodeDecodeError):
+            class_files.append(f)     # reported by the loader
+    classes = await load_files(client, class_files, errors, on_output)
     results: list[TestOutcome] = []
     if classes:
         reply = await client.run_tests([name for name, _ in classes], strict=False, on_output=on_output)
@@ -154,6 +163,8 @@ async def run_files(client, files: TestFiles, on_output) -> tuple[list[TestOutco
             errors.append(FileError(", ".join(str(f) for _, f in classes), reply.text))
         else:
             results = reply.results or []
+    for f in docs:
+        results += await doctest.run_file(Repl(client, filename=str(f)), f, on_output)
     return results, errors
 
 

@@ -1,0 +1,134 @@
+"""Doc-test files for `beamtalk test` (spec/stdlib.md §11): code followed by
+`// => expected`.
+
+A doc-test file reads like a REPL transcript kept in source form:
+
+    x := 3 + 4
+    x * 2            // => 14
+    #(3, 1, 2) asSortedList
+    // => #(1, 2, 3)
+    42 frobnicate    // => does not understand
+
+Every line up to an expectation is one REPL input (classes may be defined
+inline), evaluated in order in one session of the test workspace, so later
+inputs see earlier bindings.  The expectation is compared with what the REPL
+prints (spec/repl.md §6): the printString, or the display form (a String
+without its quotes, a Symbol without `#`); a `_` standing alone matches
+anything (`2 tests, 2 passed (_)`); for an input that fails, the expectation
+must occur in the error text.  Consecutive `// =>` lines form one
+multi-line expectation.  Input after the last expectation is evaluated too,
+and only its failure counts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from beamtalk_ws.workspace.client import TestOutcome
+
+_MARK = re.compile(r"//\s*=>")
+
+
+@dataclass
+class DocCase:
+    code: str
+    expected: str | None    # None: evaluated for its effect only
+    line: int               # of the (first) expectation, or of the last code line
+
+
+def _marker(line: str) -> tuple[str, str] | None:
+    """(code, expected) when `line` carries a `// =>` comment (not inside a
+    string, symbol or character literal), else None."""
+    m = _MARK.search(line)
+    if m is None:
+        return None
+    from beamtalk_ws.syntax.lexer import K_ERROR, lex
+
+    while m is not None:
+        t = lex(line)
+        inside = any(s <= m.start() < e for s, e, k in zip(t.starts, t.ends, t.kinds) if k != K_ERROR)
+        if not inside:
+            return line[: m.start()], line[m.end():].strip()
+        m = _MARK.search(line, m.end())
+    return None
+
+
+def is_doctest(text: str) -> bool:
+    return any(_marker(line) is not None for line in text.split("\n") if "=>" in line)
+
+
+def cases(text: str) -> list[DocCase]:
+    out: list[DocCase] = []
+    chunk: list[str] = []
+    last_code_line = 0
+    previous_was_mark = False
+    for n, line in enumerate(text.split("\n"), 1):
+        found = _marker(line) if "=>" in line else None
+        if found is None:
+            if line.strip():
+                chunk.append(line)
+                last_code_line = n
+                previous_was_mark = False
+            continue
+        code, expected = found
+        if code.strip():
+            chunk.append(code.rstrip())
+            last_code_line = n
+        elif previous_was_mark and not chunk and out:
+            prev = out[-1]
+            out[-1] = DocCase(prev.code, prev.expected + "\n" + expected, prev.line)
+            continue
+        source = "\n".join(chunk).strip("\n")
+        if source.strip():
+            out.append(DocCase(source, expected, n))
+        chunk = []
+        previous_was_mark = True
+    if "\n".join(chunk).strip():
+        out.append(DocCase("\n".join(chunk), None, last_code_line))
+    return out
+
+
+def _pattern(expected: str) -> re.Pattern:
+    parts = re.split(r"(?<![A-Za-z0-9_])_(?![A-Za-z0-9_])", expected)
+    return re.compile(r"[\s\S]*?".join(re.escape(p) for p in parts) + r"\Z")
+
+
+def _display(text: str) -> str:
+    """The display form of a printString: a String unquoted, a Symbol without `#`."""
+    if len(text) >= 2 and text[0] == '"' and text[-1] == '"':
+        return text[1:-1].replace('""', '"')
+    if text.startswith("#") and len(text) > 1 and text[1] not in "([{":
+        body = text[1:]
+        return body[1:-1].replace("''", "'") if body.startswith("'") and body.endswith("'") else body
+    return text
+
+
+def matches(expected: str, ok: bool, text: str) -> bool:
+    if ok:
+        pat = _pattern(expected)
+        return any(pat.match(candidate) for candidate in (text, _display(text)))
+    parts = [p for p in re.split(r"(?<![A-Za-z0-9_])_(?![A-Za-z0-9_])", expected) if p]
+    return bool(parts) and re.search(r"[\s\S]*?".join(re.escape(p) for p in parts), text) is not None
+
+
+async def run_file(repl, path: Path, on_output=None) -> list[TestOutcome]:
+    """Evaluate the cases of one doc-test file in `repl`'s session (cleared first)."""
+    text = path.read_text(encoding="utf-8")
+    await repl.client.clear()
+    results = []
+    name = path.name
+    for case in cases(text):
+        outcome = await repl.evaluate(case.code, on_output=on_output)
+        test = f"line {case.line}"
+        if case.expected is None:
+            if not outcome.ok:
+                results.append(TestOutcome(name, test, "error", outcome.text))
+            continue
+        if matches(case.expected, outcome.ok, outcome.text):
+            results.append(TestOutcome(name, test, "pass"))
+        else:
+            got = outcome.text if outcome.ok else outcome.text.replace("\n", "\n  ")
+            results.append(TestOutcome(name, test, "fail", f"{case.code.strip()}\nExpected {case.expected}, got {got}"))
+    return results

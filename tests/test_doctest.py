@@ -1,0 +1,63 @@
+"""Doc-test files (`code // => expected`, spec/stdlib.md §11): how a file splits
+into inputs and expectations, how results match, and `beamtalk test` running one."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import run_beamtalk
+
+from beamtalk_ws.doctest import DocCase, cases, is_doctest, matches
+
+
+def test_inputs_run_up_to_each_expectation():
+    text = ("// setup\nx := 3 + 4\nx * 2   // => 14\n\"hi\" size\n// => 2\n"
+            "Object subclass: DocA\n  a => 1\nDocA new a\n// => 1\nx := 0\n")
+    assert cases(text) == [
+        DocCase("// setup\nx := 3 + 4\nx * 2", "14", 3),
+        DocCase('"hi" size', "2", 5),
+        DocCase("Object subclass: DocA\n  a => 1\nDocA new a", "1", 9),
+        DocCase("x := 0", None, 10),
+    ]
+
+
+def test_markers_inside_literals_are_code():
+    assert cases('"a // => b" size // => 9') == [DocCase('"a // => b" size', "9", 1)]
+    assert not is_doctest('x := "// => not a marker"\n')
+    assert is_doctest("3 + 4 //=> 7\n")
+
+
+def test_consecutive_markers_are_one_expectation():
+    assert cases("Transcript showCr: 1\n// => line one\n// => line two\n") == [
+        DocCase("Transcript showCr: 1", "line one\nline two", 2)]
+
+
+def test_matching():
+    assert matches("14", True, "14")
+    assert matches("hello", True, '"hello"')            # display form of a String
+    assert matches('"hello"', True, '"hello"')
+    assert matches("foo", True, "#foo")                 # display form of a Symbol
+    assert matches("2 tests, 2 passed (_)", True, "2 tests, 2 passed (0.0s)")
+    assert matches("#(1, _)", True, "#(1, 2, 3)")
+    assert not matches("my_var", True, "myXvar")       # `_` inside a word is literal
+    assert not matches("15", True, "14")
+    assert matches("does not understand", False, "ERROR: #RuntimeError\n  Message: 42 does not understand 'x'")
+    assert not matches("14", False, "ERROR: #RuntimeError\n  Message: badarith")
+
+
+def test_beamtalk_test_runs_doc_files_beside_test_cases(bt_home, tmp_path):
+    (tmp_path / "math_doc.bt").write_text(
+        "x := 6 * 7\nx          // => 42\nx + 1      // => 99\n42 frobnicate // => does not understand\n")
+    (tmp_path / "small_test.bt").write_text("TestCase subclass: SmallTest\n  testOne => self assert: true\n")
+    r = run_beamtalk(["test", str(tmp_path), "--format", "json"], timeout=120)
+    got = [json.loads(line) for line in r.stdout.splitlines()]
+    assert got == [
+        {"class": "SmallTest", "test": "testOne", "status": "pass", "message": ""},
+        {"class": "math_doc.bt", "test": "line 2", "status": "pass", "message": ""},
+        {"class": "math_doc.bt", "test": "line 3", "status": "fail", "message": "x + 1\nExpected 99, got 43"},
+        {"class": "math_doc.bt", "test": "line 4", "status": "pass", "message": ""},
+    ]
+    assert r.returncode == 1
+    text = run_beamtalk(["test", str(tmp_path)], timeout=120)
+    assert text.stdout.splitlines()[0] == "FAIL: math_doc.bt >> line 3"
+    assert text.stdout.splitlines()[-1] == "3 passed, 1 failed"
