@@ -14,7 +14,7 @@
 %% code called back from Erlang pass through unchanged.
 -module(beamtalk_erlang).
 
--export([call/3, proxy/1, proxy_send/3, function_name/1, exports/1]).
+-export([call/3, invoke/3, proxy/1, proxy_send/3, function_name/1, exports/1]).
 
 -define(CK, '$beamtalk_class').
 
@@ -38,20 +38,39 @@ call(M, F, Args) when is_atom(M), is_atom(F), is_list(Args) ->
     check_callable(M, F, N),
     try erlang:apply(M, F, Args)
     catch
-        error:Ex:S when is_map(Ex), is_map_key(?CK, Ex) -> erlang:raise(error, Ex, S);
-        throw:T:S ->
-            case beamtalk_exception:is_control(throw, T) of
-                true -> erlang:raise(throw, T, S);
-                false -> erlang_error(erlang_throw, 'ThrowError', M, F, N, T)
-            end;
-        error:R:_S -> erlang_error(error_kind(R), undefined, M, F, N, R);
-        exit:R:_S -> erlang_error(erlang_exit, 'ExitError', M, F, N, R)
+        C:R:S -> mapped(C, R, S, M, F, N)
     end;
 call(M, F, Args) ->
     beamtalk_exception:raise(type_error, 'ErlangModule', F,
                              iolist_to_binary(io_lib:format(
                                                 "Cannot call ~tp:~tp with arguments ~tp",
                                                 [M, F, Args])), nil).
+
+%% @doc `Erlang m f: x` written out (the compiler's path, no proxy built):
+%% the call is made straight away, and only a failure pays for the mapping,
+%% which is the proxy's (call/3): a function that is not there gets the
+%% does-not-exist / not-loaded / wrong-arity hint.
+invoke(M, F, Args) ->
+    try erlang:apply(M, F, Args)
+    catch
+        C:R:S ->
+            N = length(Args),
+            case {C, R, S} of
+                {error, undef, [{M, F, A, _} | _]} when is_list(A), length(A) =:= N ->
+                    check_callable(M, F, N);      % raises the missing-function error
+                _ -> ok
+            end,
+            mapped(C, R, S, M, F, N)
+    end.
+
+mapped(error, Ex, S, _M, _F, _N) when is_map(Ex), is_map_key(?CK, Ex) -> erlang:raise(error, Ex, S);
+mapped(throw, T, S, M, F, N) ->
+    case beamtalk_exception:is_control(throw, T) of
+        true -> erlang:raise(throw, T, S);
+        false -> erlang_error(erlang_throw, 'ThrowError', M, F, N, T)
+    end;
+mapped(error, R, _S, M, F, N) -> erlang_error(error_kind(R), undefined, M, F, N, R);
+mapped(exit, R, _S, M, F, N) -> erlang_error(erlang_exit, 'ExitError', M, F, N, R).
 
 check_callable(M, F, N) ->
     case code:ensure_loaded(M) of

@@ -46,8 +46,8 @@ SNAPSHOTS = [
         "{tuple,1,[{var,1,'T2'},{var,1,'Bindings0'}]}",
     ]),
     ("Erlang lists reverse: #(1, 2)", [
-        "{match,1,{var,1,'T1'},{call,1,{remote,1,{atom,1,lists},{atom,1,reverse}},"
-        "[{cons,1,{integer,1,1},{cons,1,{integer,1,2},{nil,1}}}]}}",
+        "{match,1,{var,1,'T1'},{call,1,{remote,1,{atom,1,beamtalk_erlang},{atom,1,invoke}},"
+        "[{atom,1,lists},{atom,1,reverse},{cons,1,{cons,1,{integer,1,1},{cons,1,{integer,1,2},{nil,1}}},{nil,1}}]}}",
         "{tuple,1,[{var,1,'T1'},{var,1,'Bindings0'}]}",
     ]),
 ]

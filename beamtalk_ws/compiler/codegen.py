@@ -328,10 +328,13 @@ class ExprGen:
         if isinstance(recv_node, ast.Super):
             return self.super_send(node, self.arguments(node, body, ctx), body, ctx)
         module = erlang_module(recv_node)
-        if module is not None:
+        if module is not None and selector not in PROXY_OWN_SELECTORS:
+            # `Erlang lists reverse: x`: the proxy's call, without building the
+            # proxy; the runtime maps a failure as the proxy does (seed ADR 0028)
             args = self.arguments(node, body, ctx)
             function = selector.split(":", 1)[0]
-            return body.bind(F.call(module, function, args, line), line)
+            return body.bind(rt(R.ERLANG_INVOKE, [F.atom(module, line), F.atom(function, line),
+                                                  F.list_(args, line=line)], line), line)
         if selector == "respondsTo:" and not isinstance(node.arguments[0], ast.SymbolLit):
             raise GenError("respondsTo: expects a symbol literal", node.arguments[0])
         if is_self(recv_node) and ctx.method is not None and ctx.method.is_actor_instance:
@@ -482,10 +485,27 @@ def is_self(node) -> bool:
     return isinstance(node, ast.Variable) and node.name == "self"
 
 
+#: Messages an ErlangModule proxy answers itself instead of forwarding them
+#: (stdlib/erlang_module.bt and the Object protocol it keeps, seed ADR 0028
+#: "Proxy selector collision"): `Erlang lists class` is ErlangModule.
+PROXY_OWN_SELECTORS = frozenset({
+    "class", "==", "/=", "=", "~=", "call:args:", "methods", "module", "printString", "displayString",
+    "respondsTo:", "perform:", "perform:withArguments:", "yourself", "hash", "isNil", "notNil",
+})
+
+#: Unary messages the `Erlang` class itself answers: `Erlang class` is its
+#: metaclass, not the module `class`.
+ERLANG_CLASS_SELECTORS = frozenset({
+    "class", "printString", "displayString", "name", "yourself", "hash", "isNil", "notNil", "asString",
+    "superclass", "allSuperclasses", "subclasses", "allSubclasses", "methods", "localMethods",
+    "classMethods", "doc", "isClass", "isMeta", "sourceFile", "new", "spawn",
+})
+
+
 def erlang_module(receiver):
     """`Erlang lists` as a receiver names the module `lists`."""
     if (isinstance(receiver, ast.UnarySend) and isinstance(receiver.receiver, ast.GlobalRef)
-            and receiver.receiver.name == "Erlang"):
+            and receiver.receiver.name == "Erlang" and receiver.selector not in ERLANG_CLASS_SELECTORS):
         return receiver.selector
     return None
 

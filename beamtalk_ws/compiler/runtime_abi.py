@@ -82,6 +82,7 @@ ELEMENTS = ("beamtalk_rt", "elements")            # elements(Collection) -> the 
 CELL = ("beamtalk_rt", "cell")                    # cell(Key, Default) -> the threaded values of a cell block
 ASSOCIATION = ("beamtalk_rt", "association")      # association(Key, Value)
 ERLANG_CALL = ("beamtalk_erlang", "call")         # call(Module, Function, Args) with interop error mapping
+ERLANG_INVOKE = ("beamtalk_erlang", "invoke")     # invoke(Module, Function, Args): `Erlang m f: x`, mapped on failure
 MATCH_ERROR = ("beamtalk_exception", "no_match")  # no_match(Value): no match: arm matched
 
 # Non-local return: a block's `^v` throws {'$bt_nlr', Token, v}; the method
