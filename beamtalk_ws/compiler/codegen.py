@@ -277,13 +277,39 @@ class ExprGen:
             params.append(v)
         return params
 
+    def gen_method_block(self, node, body, ctx):
+        """A literal block that becomes a method (`addMethod: #f body: [:me | ^5]`,
+        seed ADR 0038): its `^` returns from that method, not from the code
+        that built the class, which may be long gone when the method runs."""
+        from .units import needs_nlr, nlr_wrap
+
+        if not needs_nlr([node]):
+            return self.gen(node, body, ctx)
+        line = line_of(node)
+        self.makes_funs = True
+        inner = ctx.block()
+        params = self.block_params(node, inner, line)
+        fbody = body.child()
+        token = F.var(self.fresh("NlrToken"), line)
+        fbody.add(F.match(token, F.call("erlang", "make_ref", [], line), line))
+        inner.nlr_token = token
+        tbody = fbody.child()
+        tbody.add(self.statements(node.body, tbody, inner))
+        fbody.add(nlr_wrap(tbody.exprs, token, line))
+        return F.fun([F.clause(params, [], fbody.exprs, line)], line)
+
     # -- sends ---------------------------------------------------------------------------
     def arguments(self, send, body, ctx):
         if isinstance(send, ast.UnarySend):
             return []
         if isinstance(send, ast.BinarySend):
             return [self.gen(send.argument, body, ctx)]
-        return [self.gen(a, body, ctx) for a in send.arguments]
+        return self.keyword_arguments(send.selector, send.arguments, body, ctx)
+
+    def keyword_arguments(self, selector, nodes, body, ctx):
+        at = METHOD_BODY_ARGUMENT.get(selector)
+        return [self.gen_method_block(a, body, ctx) if i == at and isinstance(a, ast.Block)
+                else self.gen(a, body, ctx) for i, a in enumerate(nodes)]
 
     def gen_BinarySend(self, node, body, ctx):
         line = line_of(node)
@@ -412,7 +438,7 @@ class ExprGen:
         for msg in node.messages:
             if msg.selector and not (msg.selector[0].isalpha() or msg.selector[0] == "_"):
                 raise GenError(f"Binary selectors cannot be used in cascades (found {msg.selector})", msg)
-            args = [self.gen(a, body, ctx) for a in msg.arguments]
+            args = self.keyword_arguments(msg.selector, msg.arguments, body, ctx)
             if actor_self:
                 value = self.actor_self_send(msg.selector, args, body, ctx, line)
             else:
@@ -484,6 +510,9 @@ def selector_of(send) -> str:
 def is_self(node) -> bool:
     return isinstance(node, ast.Variable) and node.name == "self"
 
+
+#: ClassBuilder messages whose block argument (at this index) becomes a method.
+METHOD_BODY_ARGUMENT = {"addMethod:body:": 1, "addClassMethod:body:": 1}
 
 #: Messages an ErlangModule proxy answers itself instead of forwarding them
 #: (stdlib/erlang_module.bt and the Object protocol it keeps, seed ADR 0028
