@@ -185,6 +185,11 @@ class ClassGen:
         ]
 
     def kind_for(self, cdef: ast.ClassDef) -> str:
+        if self.primitive_module is not None and cdef.name in self.table.known:
+            # The stdlib knows every class's kind, roots included: `Actor`'s
+            # own methods run in the actor's process (actor style), like its
+            # subclasses' methods, although its superclass is Object.
+            return self.table.kind_of(cdef.name)
         if cdef.superclass is None:
             return "object"
         return self.table.kind_of(cdef.superclass)

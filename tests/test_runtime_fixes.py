@@ -1,0 +1,140 @@
+"""Runtime defects fixed together, each checked against a real node:
+
+* actor reflection (`fieldAt:`, `fieldAt:put:`, `fieldNames`, `perform:`) sent
+  from outside the actor, and every `@primitive` of the stdlib existing in its
+  runtime module with the arity the compiled method calls it with.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+from beamtalk_ws.compiler.stdlib import compile_stdlib
+
+ROOT = Path(__file__).resolve().parents[1]
+
+ACC = """\
+Actor subclass: RtfAcc
+  state: total = 0
+  state: label = "acc"
+  add: n => self.total := self.total + n
+  total => self.total
+  peek => self fieldAt: #total
+  poke => self fieldAt: #total put: 42. self.total
+  names => self fieldNames
+  viaPerform => self perform: #total
+  die => self kill
+"""
+
+NAME_RULE = "a class name starts with an upper-case letter (A-Z), followed by letters, digits or _"
+
+
+async def ok(repl, code):
+    out = await repl.evaluate(code)
+    assert out.ok, (code, out.text)
+    return out.text
+
+
+async def err(repl, code):
+    out = await repl.evaluate(code)
+    assert not out.ok, (code, out.text)
+    return out.text
+
+
+async def eventually(repl, code, expected, seconds=3.0):
+    """`code` answers `expected` within `seconds` (an actor stops just after answering)."""
+    text = None
+    for _ in range(int(seconds / 0.05)):
+        text = await ok(repl, code)
+        if text == expected:
+            return
+        await asyncio.sleep(0.05)
+    assert text == expected, (code, text)
+
+
+# -- 1. actor reflection ---------------------------------------------------------------
+
+async def test_actor_field_reflection_from_outside(repl):
+    assert await ok(repl, ACC) == "RtfAcc"
+    await ok(repl, "a := RtfAcc spawn")
+    await ok(repl, "a add: 3")
+    assert await ok(repl, "a respondsTo: #fieldAt:") == "true"
+    assert await ok(repl, "a fieldAt: #total") == "3"
+    assert await ok(repl, 'a fieldAt: #label') == '"acc"'
+    assert await ok(repl, "a fieldNames") == "#(#total, #label)"
+    # fieldAt:put: writes the state the actor holds: its own methods see it.
+    assert await ok(repl, "a fieldAt: #total put: 5") == "5"
+    assert await ok(repl, "a total") == "5"
+    assert await ok(repl, "a add: 1") == "6"
+    assert await ok(repl, "a fieldAt: #total") == "6"
+    assert await ok(repl, "a perform: #fieldAt: with: #total") == "6"
+    assert await ok(repl, "a perform: #fieldNames") == "#(#total, #label)"
+
+
+async def test_actor_unknown_field_is_a_beamtalk_error_and_the_actor_lives_on(repl):
+    await ok(repl, ACC)
+    await ok(repl, "a := RtfAcc spawn")
+    text = await err(repl, "a fieldAt: #nope")
+    assert text.startswith("ERROR: #RuntimeError") and "RtfAcc has no field 'nope'" in text
+    text = await err(repl, "a fieldAt: #nope put: 1")
+    assert "RtfAcc has no field 'nope'" in text
+    assert await ok(repl, "a fieldNames") == "#(#total, #label)"
+    # As for value objects: the same wording.
+    await ok(repl, "Value subclass: RtfPoint\n  state: x = 1\n")
+    assert "RtfPoint has no field 'nope'" in await err(repl, "RtfPoint new fieldAt: #nope")
+    assert await ok(repl, "a isAlive") == "true"
+    assert await ok(repl, "a total") == "0"
+
+
+async def test_actor_reflection_inside_the_actor(repl):
+    await ok(repl, ACC)
+    await ok(repl, "a := RtfAcc spawn. a add: 7")
+    assert await ok(repl, "a peek") == "7"
+    assert await ok(repl, "a names") == "#(#total, #label)"
+    assert await ok(repl, "a viaPerform") == "7"
+    assert await ok(repl, "a poke") == "42"
+    assert await ok(repl, "a total") == "42"
+
+
+async def test_self_kill_inside_a_method_kills_the_actor(repl):
+    await ok(repl, ACC)
+    await ok(repl, "a := RtfAcc spawn")
+    text = await err(repl, "a die")
+    assert "actor process has terminated" in text
+    await eventually(repl, "a isAlive", "false")
+
+
+def _prim_exports() -> dict:
+    exports = {}
+    for f in (ROOT / "erl_support").glob("beamtalk_prim_*.erl"):
+        found = set()
+        for m in re.finditer(r"-export\(\[(.*?)\]\)\.", f.read_text(), re.S):
+            for name, arity in re.findall(r"('(?:[^'\\]|\\.)*'|[a-z][A-Za-z0-9_@]*)\s*/\s*(\d+)", m.group(1)):
+                found.add((name.strip("'"), int(arity)))
+        exports[f.stem] = found
+    return exports
+
+
+def _prim_calls(term, out):
+    """Every `beamtalk_prim_*:F(Args)` call in a module's abstract forms."""
+    if isinstance(term, tuple):
+        if (len(term) == 4 and str(term[0]) == "call" and isinstance(term[2], tuple)
+                and str(term[2][0]) == "remote" and str(term[2][2][2]).startswith("beamtalk_prim_")):
+            out.add((str(term[2][2][2]), str(term[2][3][2]), len(term[3])))
+        for x in term:
+            _prim_calls(x, out)
+    elif isinstance(term, list):
+        for x in term:
+            _prim_calls(x, out)
+
+
+def test_every_stdlib_primitive_exists_with_the_arity_its_method_calls():
+    exports = _prim_exports()
+    calls: set = set()
+    for c in compile_stdlib():
+        _prim_calls(c.forms, calls)
+    assert ("beamtalk_prim_actor", "fieldAt:", 3) in calls  # actor style: Self, State, Name
+    missing = sorted((m, f, a) for m, f, a in calls if (f, a) not in exports.get(m, set()))
+    assert missing == []
