@@ -2,7 +2,8 @@
 
 * actor reflection (`fieldAt:`, `fieldAt:put:`, `fieldNames`, `perform:`) sent
   from outside the actor, and every `@primitive` of the stdlib existing in its
-  runtime module with the arity the compiled method calls it with.
+  runtime module with the arity the compiled method calls it with;
+* class names: not an upper-case identifier, or a workspace singleton's name.
 """
 
 from __future__ import annotations
@@ -138,3 +139,41 @@ def test_every_stdlib_primitive_exists_with_the_arity_its_method_calls():
     assert ("beamtalk_prim_actor", "fieldAt:", 3) in calls  # actor style: Self, State, Name
     missing = sorted((m, f, a) for m, f, a in calls if (f, a) not in exports.get(m, set()))
     assert missing == []
+
+
+# -- 2. class names --------------------------------------------------------------------
+
+async def test_class_names_must_be_upper_case_identifiers(repl):
+    for sym, shown in (("#lower", "#lower"), ("#'Foo Bar'", "#'Foo Bar'"), ("#''", "#''"),
+                       ("#'9Lives'", "#'9Lives'"), ("#'Ünicode'", "#'Ünicode'"), ("#'A-B'", "#'A-B'")):
+        text = await err(repl, f"Object classBuilder name: {sym}; register")
+        assert f"Invalid class name {shown}: {NAME_RULE}" in text, text
+    assert await ok(repl, "Erlang beamtalk_class exists: #lower") == "false"
+    assert await ok(repl, "Erlang beamtalk_class exists: #'Foo Bar'") == "false"
+    assert await ok(repl, "Erlang beamtalk_class exists: #''") == "false"
+    # A class definition with such a name is a compile error: nothing reaches the node.
+    out = await repl.evaluate("Object subclass: rtfLower\n  foo => 1\n")
+    assert not out.ok and out.kind == "compile"
+    assert f"<input>:1:1: Invalid class name rtfLower: {NAME_RULE}" in out.text
+    assert await ok(repl, "Erlang beamtalk_class exists: #rtfLower") == "false"
+    # What the syntax allows still works.
+    assert await ok(repl, "Object classBuilder name: #Rtf_Good2; register") == "Rtf_Good2"
+    assert await ok(repl, "Rtf_Good2 new class") == "Rtf_Good2"
+
+
+async def test_workspace_singleton_names_are_refused(repl, tmp_path):
+    for name in ("Transcript", "Beamtalk", "Workspace"):
+        msg = f"{name} is a system name and cannot be used as a class name"
+        assert msg in await err(repl, f"Object classBuilder name: #{name}; register")
+        out = await repl.evaluate(f"Object subclass: {name}\n  foo => 1\n")
+        assert not out.ok and out.kind == "compile" and msg in out.text
+    path = tmp_path / "transcript.bt"
+    path.write_text("Object subclass: Transcript\n  show: x => 42\n")
+    out = await repl.evaluate(f":load {path}")
+    assert not out.ok and "transcript.bt:1:1: Transcript is a system name and cannot be used as a class name" in out.text
+    # The singletons are untouched.
+    seen = []
+    out = await repl.evaluate('Transcript show: "still here"; cr. 7', on_output=seen.append)
+    assert (out.ok, out.text) == (True, "7") and "still here\n" in "".join(seen)
+    assert await ok(repl, "Beamtalk class") == "BeamtalkInterface"
+    assert await ok(repl, "Workspace class") == "WorkspaceInterface"
