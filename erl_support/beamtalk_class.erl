@@ -681,6 +681,10 @@ check_superclass(Name, Super, Stdlib) ->
         SE ->
             case Stdlib orelse not lists:member(sealed, maps:get(modifiers, SE, [])) of
                 true -> ok;
+                %% ADR 0034 §3 words the Metaclass case on its own.
+                false when Super =:= 'Metaclass' ->
+                    raise_def(runtime_error, Name,
+                              ["Metaclass is sealed and cannot be subclassed"], nil);
                 false -> raise_def(runtime_error, Name,
                                    ["Cannot subclass sealed class `", to_bin(Super), "`"], nil)
             end,

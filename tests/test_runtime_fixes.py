@@ -3,7 +3,8 @@
 * actor reflection (`fieldAt:`, `fieldAt:put:`, `fieldNames`, `perform:`) sent
   from outside the actor, and every `@primitive` of the stdlib existing in its
   runtime module with the arity the compiled method calls it with;
-* class names: not an upper-case identifier, or a workspace singleton's name.
+* class names: not an upper-case identifier, or a workspace singleton's name;
+* ADR 0034 §3's wording for `Metaclass subclass:`.
 """
 
 from __future__ import annotations
@@ -177,3 +178,23 @@ async def test_workspace_singleton_names_are_refused(repl, tmp_path):
     assert (out.ok, out.text) == (True, "7") and "still here\n" in "".join(seen)
     assert await ok(repl, "Beamtalk class") == "BeamtalkInterface"
     assert await ok(repl, "Workspace class") == "WorkspaceInterface"
+
+
+# -- 3. ADR 0034 §3 ----------------------------------------------------------------------
+
+SEALED_METACLASS = "Metaclass is sealed and cannot be subclassed"
+
+
+async def test_metaclass_subclass_error_text(repl, tmp_path):
+    text = await err(repl, "Metaclass subclass: RtfMeta\n  foo => 1\n")
+    assert f"Message: {SEALED_METACLASS}" in text and "Cannot subclass sealed class" not in text
+    text = await err(repl, "Metaclass classBuilder name: #RtfMM; register")
+    assert f"Message: {SEALED_METACLASS}" in text
+    assert SEALED_METACLASS in await err(repl, "Integer class classBuilder")
+    path = tmp_path / "rtf_meta.bt"
+    path.write_text("Metaclass subclass: RtfMeta\n  foo => 1\n")
+    out = await repl.evaluate(f":load {path}")
+    assert not out.ok and SEALED_METACLASS in out.text and "Cannot subclass sealed class" not in out.text
+    assert await ok(repl, "Erlang beamtalk_class exists: #RtfMeta") == "false"
+    # Other sealed classes keep their message.
+    assert "Cannot subclass sealed class `Integer`" in await err(repl, "Integer subclass: RtfInt\n  foo => 1\n")
