@@ -4,7 +4,8 @@
   from outside the actor, and every `@primitive` of the stdlib existing in its
   runtime module with the arity the compiled method calls it with;
 * class names: not an upper-case identifier, or a workspace singleton's name;
-* ADR 0034 §3's wording for `Metaclass subclass:`.
+* ADR 0034 §3's wording for `Metaclass subclass:`;
+* a ClassBuilder whose `register` failed stops like one that succeeded.
 """
 
 from __future__ import annotations
@@ -198,3 +199,28 @@ async def test_metaclass_subclass_error_text(repl, tmp_path):
     assert await ok(repl, "Erlang beamtalk_class exists: #RtfMeta") == "false"
     # Other sealed classes keep their message.
     assert "Cannot subclass sealed class `Integer`" in await err(repl, "Integer subclass: RtfInt\n  foo => 1\n")
+
+
+# -- 4. a failed register stops the builder ---------------------------------------------
+
+async def test_failed_register_stops_the_builder(repl):
+    await ok(repl, "b := Object classBuilder")
+    await ok(repl, "b name: #lower")
+    assert "Invalid class name #lower" in await err(repl, "b register")
+    await eventually(repl, "b isAlive", "false")
+    await ok(repl, "m := Metaclass classBuilder")
+    await ok(repl, "m name: #RtfMM2")
+    assert SEALED_METACLASS in await err(repl, "m register")
+    await eventually(repl, "m isAlive", "false")
+    # Like a successful one.
+    await ok(repl, "g := Object classBuilder")
+    await ok(repl, "g name: #RtfFine")
+    assert await ok(repl, "g register") == "RtfFine"
+    await eventually(repl, "g isAlive", "false")
+
+
+async def test_failed_register_in_a_cascade_leaves_no_builder(repl):
+    before = int(await ok(repl, "(Workspace actorsOf: ClassBuilder) size"))
+    for _ in range(5):
+        await err(repl, "Object classBuilder name: #'bad name'; register")
+    await eventually(repl, "(Workspace actorsOf: ClassBuilder) size", str(before))
