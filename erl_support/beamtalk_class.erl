@@ -117,6 +117,7 @@ normalize(Desc) when is_map(Desc) ->
     Name = maps:get(name, Desc, undefined),
     is_atom(Name) andalso Name =/= undefined andalso Name =/= nil
         orelse type_error(<<"A class definition needs a name (a Symbol)">>),
+    check_class_name(Name),
     Super = case maps:get(superclass, Desc, nil) of
                 S when is_atom(S) -> S;
                 {beamtalk_object, _, beamtalk_class, _} = C -> name_of(C);
@@ -181,6 +182,38 @@ eval_default(_N, F) ->
 
 type_error(Msg) ->
     beamtalk_exception:raise(type_error, 'ClassBuilder', undefined, Msg, nil).
+
+%% A class name is an ASCII identifier starting with an upper-case letter,
+%% what reads as a class reference (spec syntax §2.1); the compiler says
+%% the same of `Object subclass: foo` (classes.py).  The workspace
+%% singletons' names are refused too: a class `Transcript` would shadow the
+%% Transcript (as `Transcript := 3` would, which the parser refuses).
+check_class_name(Name) ->
+    case lists:member(Name, beamtalk_singletons:names()) of
+        true ->
+            beamtalk_exception:raise(runtime_error, 'ClassBuilder', undefined,
+                                     iolist_to_binary([to_bin(Name),
+                                                       " is a system name and cannot be used as a class name"]),
+                                     nil);
+        false -> ok
+    end,
+    case is_class_name(atom_to_list(Name)) of
+        true -> ok;
+        false ->
+            beamtalk_exception:raise(
+              runtime_error, 'ClassBuilder', undefined,
+              iolist_to_binary(["Invalid class name ", beamtalk_print:print_string(Name),
+                                ": a class name starts with an upper-case letter (A-Z), "
+                                "followed by letters, digits or _"]),
+              <<"For example #Counter or #HttpClient2">>)
+    end.
+
+is_class_name([C | Rest]) when C >= $A, C =< $Z ->
+    lists:all(fun(X) -> (X >= $a andalso X =< $z) orelse (X >= $A andalso X =< $Z)
+                            orelse (X >= $0 andalso X =< $9) orelse X =:= $_
+              end, Rest);
+is_class_name(_) ->
+    false.
 
 %%% ---------------------------------------------------------------------
 %%% Globals and class references
@@ -648,6 +681,10 @@ check_superclass(Name, Super, Stdlib) ->
         SE ->
             case Stdlib orelse not lists:member(sealed, maps:get(modifiers, SE, [])) of
                 true -> ok;
+                %% ADR 0034 §3 words the Metaclass case on its own.
+                false when Super =:= 'Metaclass' ->
+                    raise_def(runtime_error, Name,
+                              ["Metaclass is sealed and cannot be subclassed"], nil);
                 false -> raise_def(runtime_error, Name,
                                    ["Cannot subclass sealed class `", to_bin(Super), "`"], nil)
             end,

@@ -1,6 +1,9 @@
 %% @doc Primitive methods of Actor (stdlib §8).  Instance methods are
 %% actor style: `F(Self, State, Args...) -> {Result, State1}`, run inside
-%% the actor's process.  Class-side methods are value style.
+%% the actor's process.  Class-side methods are value style.  The stdlib
+%% compiles `Actor`'s own methods actor style too (classes.py, kind_for), so
+%% a send from outside (`anActor fieldAt: #total`) is a call into the actor,
+%% and the primitive reads or writes the state the actor holds.
 -module(beamtalk_prim_actor).
 
 -export(['fieldAt:'/3, 'fieldAt:put:'/4, 'fieldNames'/2, 'isAlive'/2, 'stop'/2,
@@ -11,18 +14,18 @@
 'fieldAt:'(Self, State, Name) ->
     case lists:member(Name, beamtalk_actor:fields_of(element(2, Self))) of
         true -> {maps:get(Name, State, nil), State};
-        false -> {no_field(Self, Name), State}
+        false -> {no_field(Self, 'fieldAt:', Name), State}
     end.
 
 'fieldAt:put:'(Self, State, Name, Value) ->
     case lists:member(Name, beamtalk_actor:fields_of(element(2, Self))) of
         true -> {Value, State#{Name => Value}};
-        false -> {no_field(Self, Name), State}
+        false -> {no_field(Self, 'fieldAt:put:', Name), State}
     end.
 
-no_field(Self, Name) ->
+no_field(Self, Sel, Name) ->
     C = element(2, Self),
-    beamtalk_exception:raise(runtime_error, C, 'fieldAt:',
+    beamtalk_exception:raise(runtime_error, C, Sel,
                              iolist_to_binary([atom_to_binary(C, utf8), " has no field '",
                                                beamtalk_print:display_string(Name), "'"]), nil).
 
@@ -30,7 +33,10 @@ no_field(Self, Name) ->
 
 'isAlive'(_Self, State) -> {true, State}.
 'stop'(_Self, State) -> beamtalk_actor:stop_self(), {ok, State}.
-'kill'(_Self, _State) -> exit(kill).
+%% `self kill` inside a method: the process dies at once (an `exit(kill)`
+%% exception would be caught by the actor server and only re-raised in the
+%% caller); the caller sees the actor die while serving its message.
+'kill'(_Self, _State) -> exit(self(), kill).
 'monitor'(Self, State) -> {erlang:monitor(process, element(4, Self)), State}.
 
 %% perform: inside the actor runs the method here (a call to the actor's

@@ -1,6 +1,7 @@
 %% @doc ClassBuilder (seed ADR 0038): an actor that collects a class
 %% description through cascaded messages and registers it with `register`,
-%% which answers the class object and stops the builder.
+%% which answers the class object and stops the builder (also when the
+%% registration fails).
 %%
 %%   Object classBuilder name: #Dog; addField: #name default: "Rex";
 %%       addMethod: #speak body: [:self | "Woof"]; register
@@ -133,8 +134,13 @@ method(Sel, _) ->
                           " must be a block"])).
 
 %% @doc Register the class (beamtalk_class:define/1), answer the class
-%% object, and stop this builder once the answer is sent.
+%% object, and stop this builder once the answer is sent.  `register` is
+%% terminal (ADR 0038 "Cleanup"): a registration that fails stops the
+%% builder too, after its error has been raised in the caller, so a cascade
+%% whose builder nobody holds (`Object classBuilder name: #x; register`)
+%% leaves no process behind.
 'register'(_Self, State) ->
+    beamtalk_actor:stop_self(),
     #{className := Name, superclassRef := Super, fieldSpecs := Fields,
       methodSpecs := Methods, classMethodSpecs := ClassMethods,
       classVarSpecs := ClassVars, modifiers := Modifiers, docText := Doc0} = State,
@@ -174,9 +180,7 @@ method(Sel, _) ->
                            _ -> undefined
                        end,
              dispatch => maps:get(dispatch, Info, false) =:= true},
-    Cls = beamtalk_class:define(Desc),
-    beamtalk_actor:stop_self(),
-    {Cls, State}.
+    {beamtalk_class:define(Desc), State}.
 
 err(Msg) ->
     beamtalk_exception:raise(runtime_error, 'ClassBuilder', undefined, Msg, nil).

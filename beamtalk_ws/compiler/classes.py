@@ -14,9 +14,11 @@ did not define itself.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from beamtalk_ws.syntax import ast
+from beamtalk_ws.syntax.parser import SYSTEM_NAMES
 
 from . import forms as F
 from . import runtime_abi as R
@@ -72,6 +74,20 @@ def abstract_names(table: "ClassTable | None", items=()) -> set:
     """Abstract classes known to the compiler: from the node, and defined in this unit."""
     names = {n for n, info in table.known.items() if info.abstract} if table else set()
     return names | {i.name for i in items if isinstance(i, ast.ClassDef) and i.is_abstract}
+
+
+CLASS_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
+
+
+def class_name_problem(name: str) -> str | None:
+    """Why `name` cannot name a class (the runtime says the same of a
+    ClassBuilder's name, erl_support/beamtalk_class.erl), or None."""
+    if name in SYSTEM_NAMES:
+        return f"{name} is a system name and cannot be used as a class name"
+    if not CLASS_NAME.match(name):
+        return (f"Invalid class name {name}: a class name starts with an upper-case letter (A-Z), "
+                "followed by letters, digits or _")
+    return None
 
 
 def method_source(m: ast.MethodDef) -> str:
@@ -147,6 +163,9 @@ class ClassGen:
     # -- the description --------------------------------------------------------------
     def description_sends(self, cdef: ast.ClassDef, method_fun_of, line: int, source_file: str | None = None):
         """The ClassBuilder messages for a class: [(selector, [arg forms])]."""
+        problem = class_name_problem(cdef.name)
+        if problem:
+            raise GenError(problem, cdef)
         kind = self.kind_for(cdef)
         own_fields = tuple(s.name for s in cdef.state)
         all_fields = self.table.fields_of(cdef.superclass) + own_fields
@@ -185,6 +204,11 @@ class ClassGen:
         ]
 
     def kind_for(self, cdef: ast.ClassDef) -> str:
+        if self.primitive_module is not None and cdef.name in self.table.known:
+            # The stdlib knows every class's kind, roots included: `Actor`'s
+            # own methods run in the actor's process (actor style), like its
+            # subclasses' methods, although its superclass is Object.
+            return self.table.kind_of(cdef.name)
         if cdef.superclass is None:
             return "object"
         return self.table.kind_of(cdef.superclass)

@@ -243,7 +243,7 @@ sealed_superclass() ->
     beamtalk_class:define(#{name => 'Final', superclass => 'Object', modifiers => [sealed]}),
     ?assertEqual(<<"Cannot subclass sealed class `Final`">>,
                  ex_message(fun() -> beamtalk_class:define(#{name => 'Sub', superclass => 'Final'}) end)),
-    ?assertEqual(<<"Cannot subclass sealed class `Metaclass`">>,
+    ?assertEqual(<<"Metaclass is sealed and cannot be subclassed">>,
                  ex_message(fun() -> beamtalk_class:define(#{name => 'MyMeta', superclass => 'Metaclass'}) end)),
     ?assertEqual(false, beamtalk_class:exists('Sub')).
 
