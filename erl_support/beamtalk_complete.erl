@@ -11,7 +11,15 @@
 %%   classes                       - class names and workspace globals
 %%   {selectors, {binding, Name}}  - what the value bound to Name understands
 %%   {selectors, {instance, Class}} - instance side of Class (inherited too)
-%%   {selectors, {class, Class}}   - class side of Class (metaclass chain too)
+%%   {selectors, {class, Name}}    - class side of Class (metaclass chain too),
+%%                                   or what the workspace global Name
+%%                                   (`Transcript`) understands
+%%   {selectors, {metaclass, Name}} - what `Name class` understands (a
+%%                                   metaclass: Metaclass's protocol)
+%%   {selectors, {chain, Base, [Sel]}} - what `Base sel1 sel2 ...` answers
+%%                                   understands (Base one of the above, the
+%%                                   sends unary), when that is known without
+%%                                   running anything (see step/2)
 %%   {selectors, {erlang, Module}} - Module's exports as Beamtalk selectors
 %%   {modules, Prefix}             - Erlang modules (loaded or on the code
 %%                                   path) whose name starts with Prefix
@@ -28,25 +36,158 @@
 complete(_Bindings, classes) ->
     Globals = [N || N <- maps:keys(beamtalk_class:globals()), is_atom(N)],
     {ok, lists:usort(class_names() ++ Globals)};
-complete(Bindings, {selectors, {binding, Name}}) ->
-    case Bindings of
-        #{Name := V} -> {ok, value_selectors(V)};
-        _ -> {ok, []}
-    end;
-complete(_Bindings, {selectors, {instance, Class}}) ->
-    Extra = case beamtalk_class:class_info(Class) of
-                #{kind := actor} -> ?ACTOR_PROTOCOL;
-                _ -> []
-            end,
-    {ok, selectors(beamtalk_class:instance_methods(Class)) ++ Extra};
-complete(_Bindings, {selectors, {class, Class}}) ->
-    {ok, selectors(beamtalk_class:class_side_methods(Class))};
 complete(_Bindings, {selectors, {erlang, Module}}) ->
     {ok, erlang_selectors(Module)};
+complete(Bindings, {selectors, {chain, Base, Sels}}) when is_list(Sels) ->
+    {ok, understood(lists:foldl(fun step/2, receiver(Base, Bindings), Sels))};
+complete(Bindings, {selectors, Base}) ->
+    {ok, understood(receiver(Base, Bindings))};
 complete(_Bindings, {modules, Prefix}) when is_binary(Prefix) ->
     {ok, modules(Prefix)};
 complete(_Bindings, _Other) ->
     {error, unknown_request}.
+
+%%% ---------------------------------------------------------------------
+%%% Receivers: what a send to the text before the cursor would reach,
+%%% without running it.  `{value, V}` a known value (a binding, a global),
+%%% `{instance, C}` some instance of C, `{class, C}` the class object C,
+%%% `{meta, C}` the metaclass `C class`, `unknown` anything else.
+%%% ---------------------------------------------------------------------
+
+receiver({binding, Name}, Bindings) ->
+    case Bindings of
+        #{Name := V} -> {value, V};
+        _ -> unknown
+    end;
+receiver({instance, C}, _) when is_atom(C) ->
+    {instance, C};
+receiver({class, Name}, _) when is_atom(Name) ->
+    case beamtalk_class:exists(Name) of
+        true -> {class, Name};
+        false ->
+            case beamtalk_class:globals() of
+                #{Name := V} -> {value, V};
+                _ -> unknown
+            end
+    end;
+receiver({metaclass, Name}, Bindings) ->
+    step(class, receiver({class, Name}, Bindings));
+receiver(_, _) ->
+    unknown.
+
+%% @doc The receiver of the next send after `R Sel`.  `class` and `yourself`
+%% are answered by compiled code without a send (codegen `specialised`), so
+%% they are always known; any other selector only when the method a send
+%% would run is the stdlib's (a protected class: nothing the user wrote) and
+%% result/4 knows what it answers.  Nothing is ever sent.
+step(_Sel, unknown) ->
+    unknown;
+step(yourself, R) ->
+    R;
+step(class, {value, V}) ->
+    {value, beamtalk_send:class_of(V)};
+step(class, {instance, C}) ->
+    {class, C};
+step(class, {class, C}) ->
+    {meta, C};
+step(class, {meta, _}) ->
+    {class, 'Metaclass'};
+step(Sel, {value, V}) ->
+    step(Sel, type_of(V));
+step(Sel, R) ->
+    case definer(R, Sel) of
+        {D, Side} ->
+            case beamtalk_class:entry(D) of
+                #{protected := true} -> result(D, Side, Sel, R);
+                _ -> unknown
+            end;
+        none -> unknown
+    end.
+
+type_of({beamtalk_object, 'Metaclass', beamtalk_class, _} = M) ->
+    {meta, beamtalk_class:name_of(M)};
+type_of({beamtalk_object, _, beamtalk_class, _} = C) ->
+    {class, beamtalk_class:name_of(C)};
+type_of(V) ->
+    {instance, beamtalk_send:class_name(V)}.
+
+%% The class (and its side: methods or class_methods) whose own method a
+%% send of Sel to R runs: the nearest on R's lookup chain (for a class
+%% object, its class chain's class methods, then the instance protocol of
+%% Class and its superclasses) if that is the very method of R's table;
+%% none when not understood or synthesised (value accessors).
+definer(R, Sel) ->
+    case maps:find(Sel, table(R)) of
+        {ok, M} -> first_own(lookup_chain(R), Sel, M);
+        error -> none
+    end.
+
+lookup_chain({instance, C}) ->
+    [{X, methods} || X <- [C | beamtalk_class:superclasses(C)]];
+lookup_chain({class, C}) ->
+    [{X, class_methods} || X <- [C | beamtalk_class:superclasses(C)]]
+        ++ lookup_chain({instance, 'Class'});
+lookup_chain({meta, _}) ->
+    lookup_chain({instance, 'Metaclass'}).
+
+first_own([{C, Side} | Rest], Sel, M) ->
+    case beamtalk_class:entry(C) of
+        #{Side := #{Sel := M}} -> {C, Side};
+        #{Side := #{Sel := _}} -> none;
+        _ -> first_own(Rest, Sel, M)
+    end;
+first_own([], _, _) ->
+    none.
+
+%% @doc What a stdlib method answers, where that is fixed: Defining class,
+%% side, selector, receiver -> receiver of the next send, or unknown.
+result(_, _, S, _) when S =:= printString; S =:= displayString; S =:= asString ->
+    {instance, 'String'};
+result(_, _, asSymbol, _) ->
+    {instance, 'Symbol'};
+result(D, methods, classBuilder, _) when D =:= 'Class'; D =:= 'UndefinedObject' ->
+    {instance, 'ClassBuilder'};
+result('Class', methods, name, _) ->
+    {instance, 'Symbol'};
+result('Metaclass', methods, name, _) ->
+    {instance, 'String'};
+result(_, methods, thisClass, {Side, C}) when Side =:= class; Side =:= meta ->
+    {class, C};
+result('Behaviour', methods, superclass, {class, C}) ->
+    case beamtalk_class:superclass(C) of
+        nil -> {instance, 'UndefinedObject'};
+        S -> {class, S}
+    end;
+result('Behaviour', methods, superclass, {meta, C}) ->
+    case beamtalk_class:superclass(C) of
+        nil -> {class, 'Class'};
+        S -> {meta, S}
+    end;
+result('Behaviour', methods, new, {class, C}) ->
+    {instance, C};
+result('Actor', class_methods, spawn, {class, C}) ->
+    {instance, C};
+result(_, _, _, _) ->
+    unknown.
+
+%% The method table a send to R consults.
+table({value, V}) -> beamtalk_send:table_of(V);
+table({instance, C}) -> beamtalk_class:instance_methods(C);
+table({class, C}) -> beamtalk_class:class_side_methods(C);
+table({meta, C}) -> beamtalk_send:table_of(beamtalk_class:metaclass_object(C));
+table(unknown) -> #{}.
+
+%% What R understands: its table, and for actors the actor protocol.
+understood({value, V}) ->
+    value_selectors(V);
+understood({instance, C} = R) ->
+    Extra = case beamtalk_class:class_info(C) of
+                #{kind := actor} -> ?ACTOR_PROTOCOL;
+                _ -> []
+            end,
+    lists:usort(selectors(table(R)) ++ Extra);
+understood(R) ->
+    selectors(table(R)).
 
 %% The selectors a send to V consults (beamtalk_send:table_of/1), plus the
 %% actor protocol every actor answers; an Erlang module proxy answers its

@@ -35,7 +35,32 @@ from conftest import run_beamtalk
     ("Erlang lists ", Context("selector", "", 13, ("erlang", "lists"))),
     ("x foo: 3 pr", Context("selector", "pr", 9, ("instance", "Integer"))),
     ("(3 + 4) pr", Context("none")),                                # receiver not known from the text
-    ("x size pr", Context("none")),
+    # metaclasses, parentheses, unary chains (what the node cannot tell stays a chain)
+    ("Counter class th", Context("selector", "th", 14, ("metaclass", "Counter"))),
+    ("Counter class class isM", Context("selector", "isM", 20, ("chain", ("metaclass", "Counter"), ("class",)))),
+    ("Metaclass class th", Context("selector", "th", 16, ("metaclass", "Metaclass"))),
+    ("Integer class isM", Context("selector", "isM", 14, ("metaclass", "Integer"))),
+    ("3 class class th", Context("selector", "th", 14, ("metaclass", "Integer"))),
+    ("#(1) class ne", Context("selector", "ne", 11, ("class", "List"))),
+    ('"a {x} b" class ne', Context("selector", "ne", 16, ("class", "String"))),
+    ("(Counter class) thisC", Context("selector", "thisC", 16, ("metaclass", "Counter"))),
+    ("((Counter) class) th", Context("selector", "th", 18, ("metaclass", "Counter"))),
+    ("(y := Counter class) th", Context("selector", "th", 21, ("metaclass", "Counter"))),
+    ("x := (Counter class) th", Context("selector", "th", 21, ("metaclass", "Counter"))),
+    ("(x) pr", Context("selector", "pr", 4, ("binding", "x"))),
+    ("(((x))) pr", Context("selector", "pr", 8, ("binding", "x"))),
+    ("x yourself pr", Context("selector", "pr", 11, ("binding", "x"))),
+    ("x class ne", Context("selector", "ne", 8, ("chain", ("binding", "x"), ("class",)))),
+    ("x size pr", Context("selector", "pr", 7, ("chain", ("binding", "x"), ("size",)))),
+    ("Object classBuilder ad", Context("selector", "ad", 20, ("chain", ("class", "Object"), ("classBuilder",)))),
+    ("3 printString si", Context("selector", "si", 14, ("chain", ("instance", "Integer"), ("printString",)))),
+    ("[:a | a] value pr", Context("selector", "pr", 15, ("chain", ("instance", "Block"), ("value",)))),
+    ("(Erlang lists) re", Context("selector", "re", 15, ("erlang", "lists"))),
+    ("Erlang class th", Context("selector", "th", 13, ("erlang", "class"))),   # compiled as module `class`
+    ("Erlang lists reverse fo", Context("none")),                   # what an Erlang function answers
+    ("zork size pr", Context("none")),
+    ("(x foo: 3) pr", Context("none")),
+    ("self class ne", Context("none")),
     ("x foo; ba", Context("none")),
     ('"abc pr', Context("none")),                                    # inside a string
     ("x // note pr", Context("none")),                               # inside a comment
@@ -100,6 +125,76 @@ async def test_classes_bindings_and_class_side(repl, engine):
     assert "counterValue" in texts(await engine.complete("coun"))
     assert "new" in texts(await engine.complete("Integer ne"))
     assert "true" in texts(await engine.complete("tr"))
+
+
+CMPL_COUNTER = """Object subclass: CmplCounter
+  classState: bumps = 0
+  class make => self new
+  class bump =>
+    self.bumps := self.bumps + 1
+    self
+  class bumps => self.bumps
+  count => 0
+"""
+
+
+@pytest.mark.parametrize("code, expected", [
+    # a metaclass answers Metaclass's protocol (`CmplCounter class respondsTo: #make` is false)
+    ("CmplCounter class th", ["thisClass"]),
+    ("CmplCounter class ma", []),
+    ("(CmplCounter class) thisC", ["thisClass"]),
+    ("Metaclass class th", ["thisClass"]),
+    ("CmplCounter class class isM", {"isMeta", "isMetaclass"}),       # Metaclass (a class)
+    ("Integer class isM", {"isMeta", "isMetaclass"}),
+    ("3 class class th", ["thisClass"]),
+    ("Zork class th", []),
+    # unary chains whose result the runtime knows without running anything
+    ("Object classBuilder ad", ["addClassMethod:body:", "addClassVariable:default:", "addField:default:",
+                                "addMethod:body:"]),
+    ("nil classBuilder regi", ["register"]),
+    ("3 printString si", ["size"]),
+    ("CmplCounter name asStr", ["asString"]),
+    ("CmplCounter new cou", ["count"]),
+    ("CmplCounter class thisClass ma", ["make"]),
+    ("CmplCounter superclass classB", ["classBuilder"]),
+    ("CmplCounter ma", ["make"]),
+    # a method of the user's: what it answers is not known, and it is not run
+    ("CmplCounter make cou", []),
+    ("CmplCounter bump ma", []),
+    # a workspace global is its value
+    ("Transcript sh", ["show:", "showCr:"]),
+])
+async def test_metaclass_and_chain_receivers(repl, engine, code, expected):
+    await repl.evaluate(CMPL_COUNTER)
+    found = texts(await engine.complete(code))
+    if isinstance(expected, set):
+        assert set(found) >= expected
+    else:
+        assert sorted(found) == expected
+
+
+async def test_a_metaclass_completes_as_a_binding_to_it(repl, engine):
+    """`CmplCounter class ` offers what `m ` offers for `m := CmplCounter class`
+    (the runtime's own answer, `respondsTo:`), and `x class class ` on a
+    binding the same as `3 class class `."""
+    await repl.evaluate(CMPL_COUNTER)
+    await repl.evaluate("m := CmplCounter class")
+    await repl.evaluate("x := 3")
+    meta = texts(await engine.complete("CmplCounter class "))
+    assert meta and meta == texts(await engine.complete("m "))
+    assert "thisClass" in meta and "make" not in meta
+    assert texts(await engine.complete("x class class ")) == texts(await engine.complete("3 class class "))
+    assert texts(await engine.complete("x printString si")) == ["size"]
+
+
+async def test_completing_a_chain_runs_nothing(repl, engine):
+    await repl.evaluate(CMPL_COUNTER)
+    builders = "(Workspace actorsOf: ClassBuilder) size"
+    before = (await repl.evaluate(builders)).text
+    assert texts(await engine.complete("Object classBuilder ad"))        # would spawn a ClassBuilder
+    assert texts(await engine.complete("CmplCounter bump bump ma")) == []
+    assert (await repl.evaluate(builders)).text == before
+    assert (await repl.evaluate("CmplCounter bumps")).text == "0"
 
 
 async def test_classes_defined_in_the_session_appear_at_once(repl, engine):

@@ -1,7 +1,8 @@
 """What is being typed at the cursor, read with the project's lexer (for
 completion, completer.py): the kind of word, its prefix, and for a selector
 its receiver when that can be told from the text alone (a binding, a
-literal, a class, `Erlang`, an Erlang module).
+literal, a class, a metaclass (`Counter class`), `Erlang`, an Erlang module,
+any of these in parentheses or followed by unary sends).
 
 `analyse(text_before_cursor, bound_names) -> Context`; pure, no node.
 """
@@ -26,6 +27,7 @@ _OPENER_CLASS = {L.K_LBRACKET: "Block", L.K_HASH_BRACKET: "Array", L.K_HASH_PARE
                  L.K_HASH_BRACE: "Dictionary"}
 _PATH_COMMANDS = ("load", "l", "watch", "w")
 _CLASS_COMMANDS = ("help", "h", "?", "reload", "r")
+_MAX_PARENS = 32                             # parentheses looked into, nested
 _CODE_COMMANDS = {"emit": 1, "show-codegen": 0, "sc": 0}   # words to skip before the code
 
 
@@ -33,7 +35,9 @@ _CODE_COMMANDS = {"emit": 1, "show-codegen": 0, "sc": 0}   # words to skip befor
 class Context:
     """What is being completed: `kind`, the typed `prefix` starting at `start`,
     and for selectors the receiver `(how, name)` (how: binding | instance |
-    class | erlang | erlang-class)."""
+    class | metaclass | erlang | erlang-class), or `("chain", (how, name),
+    (unary selectors…))` for unary sends whose result only the node can
+    tell (`x size`, `Object classBuilder`)."""
 
     kind: str            # none | command | path | class | help-selector | primary | selector
     prefix: str = ""
@@ -120,41 +124,120 @@ def _is_primary(t, i: int) -> bool:
 
 
 def _receiver(t, r: int, bound):
-    kind = t.kinds[r]
+    """What the expression ending at token `r` is, if the text tells."""
+    found = _operand(t, r, bound)
+    return None if found is None else found[0]
+
+
+def _operand(t, i: int, bound, depth: int = 0):
+    """The receiver `(how, …)` of the operand (a primary and its unary
+    sends) ending at token `i`, and the index of its first token; None when
+    the text does not tell.  Steps that compiled code answers without a
+    send (`class`, `yourself`: semantics §2) are taken here; any other
+    unary send makes a `("chain", base, selectors)` for the node to follow
+    (beamtalk_complete.erl), which never runs code to do it."""
+    sels = []
+    while i > 0 and t.kinds[i] == L.K_IDENT and not _is_primary(t, i):
+        sels.append(t.text(i))
+        i -= 1
+    sels.reverse()
+    found = _primary(t, i, bound, depth)
+    if found is None:
+        return None
+    base, start = found
+    for sel in sels:
+        base = _step(base, sel)
+        if base is None:
+            return None
+    return base, start
+
+
+def _step(recv, sel: str):
+    """The receiver of the next send after `recv sel`."""
+    how = recv[0]
+    if how == "erlang-class":
+        return ("erlang", sel)                   # `Erlang lists`: the module, even `Erlang class`
+    if how == "erlang":
+        return None                              # what an Erlang function answers is not known
+    if sel == "yourself":
+        return recv
+    if sel == "class" and how == "instance":
+        return ("class", recv[1])
+    if sel == "class" and how == "class":
+        return ("metaclass", recv[1])
+    if how == "chain":
+        return ("chain", recv[1], recv[2] + (sel,))
+    return ("chain", recv, (sel,))
+
+
+def _primary(t, i: int, bound, depth: int):
+    kind = t.kinds[i]
     if kind in LITERAL_CLASS:
-        if kind == L.K_STR_END or _is_primary(t, r):
-            return ("instance", LITERAL_CLASS[kind])
+        if kind == L.K_STR_END or _is_primary(t, i):
+            return ("instance", LITERAL_CLASS[kind]), _string_start(t, i)
         return None
     if kind == L.K_IDENT:
-        name = t.text(r)
-        if _is_primary(t, r):
-            if name in PSEUDO_CLASS:
-                return ("instance", PSEUDO_CLASS[name])
-            if name == "Erlang":
-                return ("erlang-class", name)
-            if name[:1].isupper():
-                return ("class", name)
-            if name in bound:
-                return ("binding", name)
+        if not _is_primary(t, i):
             return None
-        # `Erlang lists <word>`: a message to the module proxy.
-        if r >= 1 and t.kinds[r - 1] == L.K_IDENT and t.text(r - 1) == "Erlang" and _is_primary(t, r - 1):
-            return ("erlang", name)
+        name = t.text(i)
+        if name in PSEUDO_CLASS:
+            return ("instance", PSEUDO_CLASS[name]), i
+        if name == "Erlang":
+            return ("erlang-class", name), i
+        if name[:1].isupper():
+            return ("class", name), i
+        if name in bound:
+            return ("binding", name), i
         return None
     if kind in _CLOSERS:
-        depth = 0
-        for i in range(r, -1, -1):
-            k = t.kinds[i]
-            if k in _CLOSERS:
-                depth += 1
-            elif k in _OPENERS:
-                depth -= 1
-                if depth == 0:
-                    if k in _OPENER_CLASS and _is_primary(t, i) and k in _CLOSERS[kind]:
-                        return ("instance", _OPENER_CLASS[k])
-                    return None
+        j = _opener(t, i)
+        if j is None or t.kinds[j] not in _CLOSERS[kind] or not _is_primary(t, j):
+            return None
+        if t.kinds[j] in _OPENER_CLASS:
+            return ("instance", _OPENER_CLASS[t.kinds[j]]), j
+        if t.kinds[j] == L.K_LPAREN and i - 1 > j and depth < _MAX_PARENS:
+            # `(expr)`: what expr is, when it is an operand (`y := ` before it allowed).
+            inner = _operand(t, i - 1, bound, depth + 1)
+            if inner is None:
+                return None
+            k = inner[1]
+            while k - 2 > j and t.kinds[k - 1] == L.K_ASSIGN and t.kinds[k - 2] == L.K_IDENT:
+                k -= 2
+            if k == j + 1:
+                return inner[0], j
         return None
     return None
+
+
+def _opener(t, i: int):
+    """The index of the bracket that the closer at `i` closes."""
+    depth = 0
+    for j in range(i, -1, -1):
+        k = t.kinds[j]
+        if k in _CLOSERS:
+            depth += 1
+        elif k in _OPENERS:
+            depth -= 1
+            if depth == 0:
+                return j
+    return None
+
+
+def _string_start(t, i: int) -> int:
+    """The first token of the string literal ending at `i` (an interpolated
+    string spans several)."""
+    if t.kinds[i] != L.K_STR_END:
+        return i
+    depth = 0
+    for j in range(i, -1, -1):
+        k = t.kinds[j]
+        if k == L.K_STR_END:
+            depth += 1
+        elif k == L.K_STR_START:
+            depth -= 1
+            if depth == 0:
+                return j
+    return 0
 
 
 _OPENERS = frozenset(o for pair in _CLOSERS.values() for o in pair)

@@ -5,10 +5,12 @@ adapter at the end of this file) and `--json`'s `complete` op, so both give
 the same answers.
 
 Reading the text (which word is being typed, and what receives it: a
-binding, a literal, a class, `Erlang`, an Erlang module) is `analysis.py`,
+binding, a literal, a class, a metaclass, `Erlang`, an Erlang module, or a
+unary chain on one of them) is `analysis.py`,
 with the project's lexer; it is imported at the first completion, not at
 start-up.  What needs the node (the class of a binding's value,
-selectors including inherited ones, Erlang modules and their exports) is
+selectors including inherited ones, what a unary chain answers, Erlang
+modules and their exports) is
 asked of the workspace server's `complete` request (beamtalk_complete.erl).
 
 Completion must never hold up typing: the node is given a short budget
@@ -107,20 +109,24 @@ class CompletionEngine:
                                                self._selectors(("class", cls), deadline))
             return inst + klass
         if ctx.kind == "selector":
-            how, name = ctx.receiver
+            how, name = ctx.receiver[:2]
             if how == "erlang-class":
                 modules, sels = await asyncio.gather(
                     self._ask(("modules", ctx.prefix), (Atom("modules"), ctx.prefix.encode()), deadline),
                     self._selectors(("class", name), deadline))
                 return [(m, "module") for m in modules] + sels
-            return await self._selectors((how, name), deadline)
+            return await self._selectors(ctx.receiver, deadline)
         return []
 
     async def _selectors(self, receiver, deadline) -> list[tuple[str, str]]:
-        how, name = receiver
-        words = await self._ask(("selectors", how, name),
-                                (Atom("selectors"), (Atom(how), Atom(name))), deadline)
-        meta = {"erlang": f"Erlang {name}", "class": f"{name} class", "instance": name}.get(how, "selector")
+        how, name = receiver[:2]
+        if how == "chain":                       # ("chain", (how, name), (unary selectors…))
+            request = (Atom("chain"), (Atom(name[0]), Atom(name[1])), [Atom(s) for s in receiver[2]])
+        else:
+            request = (Atom(how), Atom(name))
+        words = await self._ask(("selectors",) + tuple(receiver), (Atom("selectors"), request), deadline)
+        meta = {"erlang": f"Erlang {name}", "class": f"{name} class", "instance": name,
+                "metaclass": "Metaclass"}.get(how, "selector")
         # Unary and keyword selectors first, binary operators after them.
         return [(w, meta) for w in sorted(words, key=lambda w: (not (w[:1].isalpha() or w[:1] == "_"), w))]
 
