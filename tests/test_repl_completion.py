@@ -56,7 +56,8 @@ from conftest import run_beamtalk
     ("3 printString si", Context("selector", "si", 14, ("chain", ("instance", "Integer"), ("printString",)))),
     ("[:a | a] value pr", Context("selector", "pr", 15, ("chain", ("instance", "Block"), ("value",)))),
     ("(Erlang lists) re", Context("selector", "re", 15, ("erlang", "lists"))),
-    ("Erlang class th", Context("selector", "th", 13, ("erlang", "class"))),   # compiled as module `class`
+    ("Erlang class th", Context("selector", "th", 13, ("metaclass", "Erlang"))),  # a message to the class Erlang, as compiled
+    ("Erlang lists th", Context("selector", "th", 13, ("erlang", "lists"))),
     ("Erlang lists reverse fo", Context("none")),                   # what an Erlang function answers
     ("zork size pr", Context("none")),
     ("(x foo: 3) pr", Context("none")),

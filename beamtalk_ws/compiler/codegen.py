@@ -15,6 +15,8 @@ from beamtalk_ws.syntax import ast
 
 from . import forms as F
 from . import runtime_abi as R
+from beamtalk_ws.interop_names import ERLANG_CLASS_SELECTORS, PROXY_OWN_SELECTORS
+
 from .context import STATE, Body, Ctx
 from .errors import CompileError
 from beamtalk_ws.syntax.diagnostics import Diagnostic
@@ -513,23 +515,6 @@ def is_self(node) -> bool:
 
 #: ClassBuilder messages whose block argument (at this index) becomes a method.
 METHOD_BODY_ARGUMENT = {"addMethod:body:": 1, "addClassMethod:body:": 1}
-
-#: Messages an ErlangModule proxy answers itself instead of forwarding them
-#: (stdlib/erlang_module.bt and the Object protocol it keeps, seed ADR 0028
-#: "Proxy selector collision"): `Erlang lists class` is ErlangModule.
-PROXY_OWN_SELECTORS = frozenset({
-    "class", "==", "/=", "=", "~=", "call:args:", "methods", "module", "printString", "displayString",
-    "respondsTo:", "perform:", "perform:withArguments:", "yourself", "hash", "isNil", "notNil",
-})
-
-#: Unary messages the `Erlang` class itself answers: `Erlang class` is its
-#: metaclass, not the module `class`.
-ERLANG_CLASS_SELECTORS = frozenset({
-    "class", "printString", "displayString", "name", "yourself", "hash", "isNil", "notNil", "asString",
-    "superclass", "allSuperclasses", "subclasses", "allSubclasses", "methods", "localMethods",
-    "classMethods", "doc", "isClass", "isMeta", "sourceFile", "new", "spawn",
-})
-
 
 def erlang_module(receiver):
     """`Erlang lists` as a receiver names the module `lists`."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from beamtalk_ws.interop_names import ERLANG_CLASS_SELECTORS
 from beamtalk_ws.syntax import lexer as L
 
 PSEUDO = ("self", "super", "true", "false", "nil", "thisContext")
@@ -156,7 +157,9 @@ def _step(recv, sel: str):
     """The receiver of the next send after `recv sel`."""
     how = recv[0]
     if how == "erlang-class":
-        return ("erlang", sel)                   # `Erlang lists`: the module, even `Erlang class`
+        if sel in ERLANG_CLASS_SELECTORS:        # `Erlang class`: a message to the class, as compiled
+            return _step(("class", "Erlang"), sel)
+        return ("erlang", sel)                   # `Erlang lists`: the module
     if how == "erlang":
         return None                              # what an Erlang function answers is not known
     if sel == "yourself":
