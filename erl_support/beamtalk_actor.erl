@@ -99,12 +99,16 @@ send({beamtalk_object, _, _, Pid} = R, Sel, Args) ->
 call(R, Sel, Args) ->
     call(R, Sel, Args, call_timeout()).
 
-call({beamtalk_object, Class, _, Pid}, Sel, _Args, _Timeout) when Pid =:= self() ->
-    beamtalk_exception:raise(
-      runtime_error, Class, Sel,
-      iolist_to_binary(["A ", atom_to_binary(Class, utf8), " sent '", atom_to_binary(Sel, utf8),
-                        "' to itself through a reference; this would deadlock"]),
-      <<"Inside an actor method, send to self directly">>);
+call({beamtalk_object, Class, _, Pid} = Self, Sel, Args, Timeout) when Pid =:= self() ->
+    case get('$bt_vstate') of
+        State when is_map(State) ->
+            %% inside a value-style method of this actor (beamtalk_send:invoke_v)
+            {T, _} = current(State),
+            {Result, State1} = beamtalk_send:invoke(T, Self, State, Sel, Args),
+            put('$bt_vstate', State1),
+            Result;
+        _ -> self_call_error(Class, Sel, Args, Timeout)
+    end;
 call({beamtalk_object, Class, _, Pid}, Sel, Args, Timeout) ->
     try gen_server:call(Pid, {Sel, Args}, Timeout) of
         {ok, Result} -> Result;
@@ -119,6 +123,13 @@ call({beamtalk_object, Class, _, Pid}, Sel, Args, Timeout) ->
         exit:{_Reason, {gen_server, call, _}} ->
             dead(Class, Sel)
     end.
+
+self_call_error(Class, Sel, _Args, _Timeout) ->
+    beamtalk_exception:raise(
+      runtime_error, Class, Sel,
+      iolist_to_binary(["A ", atom_to_binary(Class, utf8), " sent '", atom_to_binary(Sel, utf8),
+                        "' to itself through a reference; this would deadlock"]),
+      <<"Inside an actor method, send to self directly">>).
 
 dead(Class, Sel) ->
     beamtalk_exception:raise(

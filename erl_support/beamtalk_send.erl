@@ -120,8 +120,31 @@ self_send(Self, State, Sel, Args) ->
 invoke(T, Self, State, Sel, Args) ->
     case T of
         #{Sel := {a, F}} -> apply_a(F, Self, State, Args);
-        #{Sel := {v, F}} -> {apply_v(F, Self, Args), State};
+        #{Sel := {v, F}} -> invoke_v(F, Self, State, Args);
         _ -> dnu_actor(T, element(2, Self), Self, State, Sel, Args)
+    end.
+
+%% A value-style method running in its actor (a ClassBuilder closure,
+%% `addMethod: #bump body: [:me | me fieldAt: #n put: ...]`, or an Object
+%% method) holds no state, so while it runs the state lives in the process
+%% dictionary: a send of the method to its own actor reference runs in this
+%% process against that state instead of deadlocking on a call to itself
+%% (beamtalk_actor:call/4), and what it changes is the method's new state.
+invoke_v(F, Self, State, Args) ->
+    case get('$bt_vstate') of
+        undefined ->
+            put('$bt_vstate', State),
+            try
+                Result = apply_v(F, Self, Args),
+                {Result, get('$bt_vstate')}
+            after
+                erase('$bt_vstate')
+            end;
+        _ ->
+            %% nested in another value-style method of this actor: the
+            %% dictionary already holds the state (which is `State`)
+            Result = apply_v(F, Self, Args),
+            {Result, get('$bt_vstate')}
     end.
 
 dnu_actor(T, C, Self, State, Sel, Args) ->
