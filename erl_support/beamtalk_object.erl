@@ -12,7 +12,7 @@
 
 -export([new/1, new/2, instantiate/1, check_instantiable/2, field_names/1,
          field_at/2, field_at_put/3, synthesise_accessors/1,
-         synthesise_constructor/1, setter_name/1, make_fun/2]).
+         synthesise_constructor/1, setter_name/1, make_fun/2, missing_field/2]).
 
 -define(CK, '$beamtalk_class').
 
@@ -92,6 +92,23 @@ field_at_put(V, _Name, _Value) ->
                              <<"Values are immutable: use withSlot: (e.g. withX:) to get an "
                                "updated copy">>).
 
+%% @doc A field read (`self.y`, `p.y`) that found no such key: a value made
+%% before its class gained the field reads the field's default (values are
+%% immutable, so they are not upgraded in place as actors are); anything
+%% else has no such field.
+missing_field(Name, #{?CK := C} = V) ->
+    Fields = case beamtalk_class:class_info(C) of
+                 #{fields := Fs} -> Fs;
+                 _ -> []
+             end,
+    case lists:keyfind(Name, 1, Fields) of
+        {Name, Default} when is_function(Default, 0) -> Default();
+        {Name, _} -> nil;
+        false -> field_at(V, Name)
+    end;
+missing_field(Name, V) ->
+    field_at(V, Name).
+
 field_text(A) when is_atom(A) -> atom_to_binary(A, utf8);
 field_text(T) -> beamtalk_print:print_string(T).
 
@@ -105,7 +122,13 @@ synthesise_accessors(Fields) ->
       lists:append([[{N, {v, getter(N)}}, {setter_name(N), {v, setter(N)}}]
                     || {N, _} <- Fields])).
 
-getter(N) -> fun(Self) -> maps:get(N, Self, nil) end.
+getter(N) ->
+    fun(Self) ->
+            case Self of
+                #{N := V} -> V;
+                _ -> missing_field(N, Self)
+            end
+    end.
 
 setter(N) -> fun(Self, V) -> Self#{N => V} end.
 

@@ -188,14 +188,14 @@ class ExprGen:
         return body.bind(self._field_read(node.name, receiver, body, line), line)
 
     def _field_read(self, name, source, body, line):
-        """`case S of #{x := V} -> V; _ -> maps:get(x, S) end`: a map pattern is
-        half the cost of the `maps:get/2` BIF call; the BIF stays as the
-        fallback so a missing field raises exactly what it raised before."""
+        """`case S of #{x := V} -> V; _ -> missing_field(x, S) end`: a map pattern
+        is half the cost of the `maps:get/2` BIF call; the runtime handles the
+        miss (a value made before its class gained the field reads its default)."""
         v = F.var(body.counter.fresh("F"), line)
         key = F.atom(name, line)
         return F.case(source, [
             F.clause([(F.A("map"), line, [(F.A("map_field_exact"), line, key, v)])], [], [v], line),
-            F.clause([F.var("_", line)], [], [F.call("maps", "get", [key, source], line)], line),
+            F.clause([F.var("_", line)], [], [rt(R.MISSING_FIELD, [key, source], line)], line),
         ], line)
 
     # -- assignment and return ---------------------------------------------------------

@@ -81,6 +81,7 @@ ARRAY_FROM_LIST = ("beamtalk_rt", "array_from_list")
 ELEMENTS = ("beamtalk_rt", "elements")            # elements(Collection) -> the list `do:` visits
 CELL = ("beamtalk_rt", "cell")                    # cell(Key, Default) -> the threaded values of a cell block
 ASSOCIATION = ("beamtalk_rt", "association")      # association(Key, Value)
+MISSING_FIELD = ("beamtalk_object", "missing_field")  # missing_field(Name, Value): a field read that found no key
 ERLANG_CALL = ("beamtalk_erlang", "call")         # call(Module, Function, Args) with interop error mapping
 ERLANG_INVOKE = ("beamtalk_erlang", "invoke")     # invoke(Module, Function, Args): `Erlang m f: x`, mapped on failure
 MATCH_ERROR = ("beamtalk_exception", "no_match")  # no_match(Value): no match: arm matched
