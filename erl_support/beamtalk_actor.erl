@@ -92,6 +92,7 @@ send({beamtalk_object, _, _, Pid} = R, Sel, Args) ->
         stop when Args =:= [] -> stop(Pid);
         kill when Args =:= [] -> kill(Pid);
         monitor when Args =:= [] -> erlang:monitor(process, Pid);
+        pid when Args =:= [] -> Pid;
         _ -> call(R, Sel, Args)
     end.
 

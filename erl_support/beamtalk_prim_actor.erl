@@ -6,7 +6,7 @@
 %% and the primitive reads or writes the state the actor holds.
 -module(beamtalk_prim_actor).
 
--export(['fieldAt:'/3, 'fieldAt:put:'/4, 'fieldNames'/2, 'isAlive'/2, 'stop'/2,
+-export(['fieldAt:'/3, 'fieldAt:put:'/4, 'fieldNames'/2, 'isAlive'/2, 'pid'/2, 'stop'/2,
          'kill'/2, 'monitor'/2, 'perform:'/3, 'perform:withArguments:'/4,
          'perform:with:'/4, 'perform:with:with:'/5,
          'class spawn'/1, 'class spawnWith:'/2, 'class new'/1, 'class new:'/2]).
@@ -32,6 +32,7 @@ no_field(Self, Sel, Name) ->
 'fieldNames'(Self, State) -> {beamtalk_actor:fields_of(element(2, Self)), State}.
 
 'isAlive'(_Self, State) -> {true, State}.
+'pid'(Self, State) -> {element(4, Self), State}.
 'stop'(_Self, State) -> beamtalk_actor:stop_self(), {ok, State}.
 %% `self kill` inside a method: the process dies at once (an `exit(kill)`
 %% exception would be caught by the actor server and only re-raised in the

@@ -258,7 +258,7 @@ lookup(V, Sel) ->
 
 %% @doc `x respondsTo: #sel`.
 responds_to({beamtalk_object, _, Mod, _} = V, Sel) when Mod =/= beamtalk_class ->
-    lists:member(Sel, [isAlive, stop, kill, monitor]) orelse maps:is_key(Sel, table_of(V));
+    lists:member(Sel, [isAlive, stop, kill, monitor, pid]) orelse maps:is_key(Sel, table_of(V));
 responds_to(#{'$beamtalk_class' := 'ErlangModule'} = P, Sel) ->
     %% a module proxy also understands the module's exports (seed ADR 0028)
     maps:is_key(Sel, table_of(P)) orelse 'beamtalk_prim_erlang_module':'respondsTo:'(P, Sel);
