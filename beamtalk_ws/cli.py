@@ -312,14 +312,12 @@ async def _open_package(repl, ws, args, to) -> None:
     from beamtalk_ws.package import manifest
     from beamtalk_ws.package.live import build_and_load
 
-    if args.workspace or ws.project is None:
-        return
     try:
-        m = manifest.find(ws.project)
+        m = manifest.find(ws.project)     # the current directory with --workspace
     except PackageError as e:
         print(f"Error: {e}", file=to)
         return
-    if m is None or m.root != ws.project:
+    if m is None or (ws.project is not None and m.root != ws.project):
         return
     repl.package = m
     for w in m.warnings:

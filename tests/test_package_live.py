@@ -217,3 +217,9 @@ def test_run_entry_is_evaluated_when_the_repl_starts_the_workspace(bt_home, tmp_
         assert again.stdout.splitlines() == ["Compiled entry_app v0.1.0 (1 class)", "3"]
     finally:
         stop_project_workspace(root)
+
+
+def test_repl_with_a_named_workspace_loads_the_package_too(bt_home, tmp_path):
+    root = new_package(tmp_path, "named_app")
+    r = run_beamtalk(["repl", "--workspace", "pkg-named", "--ephemeral"], cwd=root / "src", input="Main class\n")
+    assert r.stdout.splitlines() == ["Compiled named_app v0.1.0 (1 class)", "Main class"]
