@@ -41,10 +41,16 @@ call(M, F, Args) when is_atom(M), is_atom(F), is_list(Args) ->
         C:R:S -> mapped(C, R, S, M, F, N)
     end;
 call(M, F, Args) ->
-    beamtalk_exception:raise(type_error, 'ErlangModule', F,
-                             iolist_to_binary(io_lib:format(
-                                                "Cannot call ~tp:~tp with arguments ~tp",
-                                                [M, F, Args])), nil).
+    Sel = case is_atom(F) of true -> F; false -> 'call:args:' end,
+    Text = fun(X) -> beamtalk_print:print_string(X) end,
+    Why = case {is_atom(F), is_list(Args)} of
+              {false, _} -> ["the function must be a Symbol, not ", Text(F)];
+              {true, false} -> ["the arguments must be a List, not ", Text(Args)];
+              _ -> ["the module must be a Symbol, not ", Text(M)]
+          end,
+    beamtalk_exception:raise(type_error, 'ErlangModule', Sel,
+                             iolist_to_binary(["Cannot call an Erlang function: " | Why]),
+                             <<"call: #function args: #(arg1, arg2)">>).
 
 %% @doc `Erlang m f: x` written out (the compiler's path, no proxy built):
 %% the call is made straight away, and only a failure pays for the mapping,

@@ -21,8 +21,8 @@
 %% names that are Beamtalk selectors (class, ==, ...).
 'call:args:'(#{module := M}, F, Args) when is_tuple(Args) ->
     beamtalk_erlang:call(M, F, tuple_to_list(Args));
-'call:args:'(#{module := M}, F, Args) when is_list(Args) ->
-    beamtalk_erlang:call(M, F, Args).
+'call:args:'(#{module := M}, F, Args) ->
+    beamtalk_erlang:call(M, F, Args).      % a bad F or Args gets call/3's TypeError
 
 'respondsTo:'(#{module := M}, Sel) ->
     F = beamtalk_erlang:function_name(Sel),
