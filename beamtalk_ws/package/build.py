@@ -103,16 +103,8 @@ def build(m: Manifest, *, force: bool = False, log=None) -> BuildResult:
             result.up_to_date = True
             say(f"Up to date: {_n(len(recorded), 'module')} in {_shown(out, m.root)}")
             return result
-    plan, supers = compile_sources(files)
-    result.errors = plan.errors
-    result.warnings = plan.warnings
-    if plan.errors:
+    if not _compile_into(result, files, f"bt@{m.name}@", lambda f: f.relative_to(m.src).as_posix(), say):
         return result
-    for module, _forms, name, f in plan.modules:
-        say(f"  Compiling {f.relative_to(m.src).as_posix()} \u2192 {module}")
-    result.modules = [(f, module, name, supers.get(name)) for module, _forms, name, f in plan.modules]
-    _write_beams([(module, forms) for module, forms, _, _ in plan.modules], out,
-                 keep=f"bt@{m.name}@")
     say(f"  Generating {m.name}.app")
     (out / f"{m.name}.app").write_text(app_text(m, result.modules), encoding="utf-8")
     stamp.write_text(key + "\n" + "".join(f"{mod} {name} {sup or ''} {f.relative_to(m.root).as_posix()}\n"
@@ -125,17 +117,24 @@ def build_file(path: Path, out: Path, *, log=None) -> BuildResult:
     """File mode (no manifest, seed §6): one file into `out` (`build/`), module `bt@<class>`."""
     say = log or (lambda line: None)
     result = BuildResult(None, out)
-    plan, supers = compile_sources([path])
+    if _compile_into(result, [path], None, lambda f: f.name, say):
+        say(f"Build complete: {_n(len(result.modules), 'module')} in {out}/")
+    return result
+
+
+def _compile_into(result: BuildResult, files: list[Path], keep: str | None, label, say) -> bool:
+    """Compile `files` and write their modules to `result.out`; False (with
+    `result.errors`) when a file does not compile, and then nothing is written."""
+    plan, supers = compile_sources(files)
     result.errors = plan.errors
     result.warnings = plan.warnings
     if plan.errors:
-        return result
+        return False
     for module, _forms, name, f in plan.modules:
-        say(f"  Compiling {f.name} \u2192 {module}")
+        say(f"  Compiling {label(f)} \u2192 {module}")
     result.modules = [(f, module, name, supers.get(name)) for module, _forms, name, f in plan.modules]
-    _write_beams([(module, forms) for module, forms, _, _ in plan.modules], out, keep=None)
-    say(f"Build complete: {_n(len(result.modules), 'module')} in {out}/")
-    return result
+    _write_beams([(module, forms) for module, forms, _, _ in plan.modules], result.out, keep=keep)
+    return True
 
 
 def _n(count: int, word: str) -> str:
