@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -17,6 +18,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# A suite started in the background by a non-interactive shell (`.ci/run &`)
+# inherits SIGINT ignored, and so would every `beamtalk` the tests start:
+# the tests that press Ctrl-C on one (a signal) would wait for nothing.  An
+# ignored disposition survives exec, a handled one does not, so handling
+# SIGINT here gives the children the default one.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
