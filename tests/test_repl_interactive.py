@@ -237,3 +237,25 @@ def test_background_transcript_and_output_appear_while_editing(repl_tty):
     enter(repl_tty, "Erlang erlang spawn: [(Erlang timer sleep: 400). Erlang io format: \"late-io~n\"]")
     repl_tty.expect_exact("\u2502 late-io", timeout=10)
     assert quit_(repl_tty) == 0
+
+
+def test_watch_reloads_show_above_the_prompt(workspace, tmp_path):
+    """`:watch` in the terminal: a save is reloaded in the background and its
+    outcome is printed above the line being typed, which stays as it was."""
+    f = tmp_path / "watched_term.bt"
+    f.write_text("Object subclass: WatchedTerm\n  answer => 1\n")
+    child = spawn(workspace)
+    try:
+        enter(child, f":watch {f}", "Loaded: WatchedTerm")
+        child.send("WatchedTerm new ans")          # typing, not yet entered
+        time.sleep(0.3)
+        f.write_text("Object subclass: WatchedTerm\n  answer => 2\n")
+        st = f.stat()
+        os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+        child.expect_exact("\u21bb Loaded: WatchedTerm", timeout=20)
+        child.send("wer\r")                        # the line typed so far is still there
+        expect_line(child, "2")
+        child.expect_exact(PROMPT)
+        enter(child, ":watch off", "Stopped watching.")
+    finally:
+        assert quit_(child) == 0
