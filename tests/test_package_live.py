@@ -118,6 +118,10 @@ def test_run_starts_the_application_and_leaves_it_running(bt_home, tmp_path):
         # the workspace keeps the package: a REPL attached later finds its class
         r = run_beamtalk(["repl"], cwd=root, input="Main class\n")
         assert r.stdout.splitlines() == ["Compiled hello_app v0.1.0 (1 class)", "Main class"]
+        # a second run finds the start class in the recorded (up to date) build
+        again = run_beamtalk(["run"], cwd=root, timeout=120)
+        assert again.returncode == 0, again.stderr
+        assert again.stdout.splitlines()[0] == "Hello from hello_app!"
     finally:
         stop_project_workspace(root)
 

@@ -97,7 +97,7 @@ def build(m: Manifest, *, force: bool = False, log=None) -> BuildResult:
     key = _digest(m, files)
     say(f"Building {m.name} v{m.version}")
     if not force and stamp.is_file():
-        recorded = _read_stamp(stamp, key)
+        recorded = _read_stamp(stamp, key, m.root)
         if recorded is not None and all((out / f"{mod}.beam").is_file() for _, mod, _, _ in recorded):
             result.modules = recorded
             result.up_to_date = True
@@ -145,14 +145,15 @@ def _shown(out: Path, root: Path) -> str:
     return out.relative_to(root).as_posix() + "/"
 
 
-def _read_stamp(stamp: Path, key: str):
+def _read_stamp(stamp: Path, key: str, root: Path):
+    """The modules a build recorded (as `build` returns them), when its key is `key`."""
     lines = stamp.read_text(encoding="utf-8").splitlines()
     if not lines or lines[0] != key:
         return None
     recorded = []
     for line in lines[1:]:
         mod, name, sup, rel = line.split(" ", 3)
-        recorded.append((Path(stamp.parents[2] / rel), mod, name, sup or None))
+        recorded.append((root / rel, mod, name, sup or None))
     return recorded
 
 
