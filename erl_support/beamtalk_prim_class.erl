@@ -19,5 +19,12 @@
 
 %% @doc `C spawn` for non-actor classes: a clear instantiation error (actor
 %% classes answer it from Actor's class side).
-'spawn'(Self) -> beamtalk_actor:spawn(beamtalk_class:name_of(Self), #{}).
-'spawnWith:'(Self, Map) -> beamtalk_actor:spawn(beamtalk_class:name_of(Self), Map).
+'spawn'(Self) -> spawn_from(Self, #{}).
+'spawnWith:'(Self, Map) -> spawn_from(Self, Map).
+
+%% A metaclass (`Counter class spawn`) makes no instances, as with `new`.
+spawn_from(Self, Map) ->
+    case beamtalk_class:behaviour(Self) of
+        {meta, _} -> beamtalk_send:send(Self, new, []);
+        _ -> beamtalk_actor:spawn(beamtalk_class:name_of(Self), Map)
+    end.
