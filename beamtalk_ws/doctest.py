@@ -71,6 +71,8 @@ def cases(text: str) -> list[DocCase]:
                 chunk.append(line)
                 last_code_line = n
                 previous_was_mark = False
+            elif chunk:
+                chunk.append(line)   # a blank line inside an input (a multi-line string)
             continue
         code, expected = found
         if code.strip():
@@ -86,7 +88,7 @@ def cases(text: str) -> list[DocCase]:
         chunk = []
         previous_was_mark = True
     if "\n".join(chunk).strip():
-        out.append(DocCase("\n".join(chunk), None, last_code_line))
+        out.append(DocCase("\n".join(chunk).strip("\n"), None, last_code_line))
     return out
 
 

@@ -75,7 +75,13 @@ graphemes(S) -> [unicode:characters_to_binary([G]) || G <- string:to_graphemes(S
 'trimRight'(S) -> string:trim(S, trailing).
 'split:'(S, Sep) when is_binary(Sep), Sep =/= <<>> -> string:split(S, Sep, all);
 'split:'(S, Sep) -> type(S, 'split:', Sep).
-'lines'(S) -> [L || L <- string:split(S, <<"\n">>, all)] -- [<<>>].
+%% Lines without their newlines; a final newline ends the last line rather
+%% than starting an empty one, but empty lines elsewhere are kept.
+'lines'(S) ->
+    case lists:reverse(string:split(S, <<"\n">>, all)) of
+        [<<>> | Rest] -> lists:reverse(Rest);
+        Rev -> lists:reverse(Rev)
+    end.
 'words'(S) -> string:lexemes(S, " \t\n\r").
 
 'asInteger'(S) ->

@@ -27,6 +27,12 @@ def test_markers_inside_literals_are_code():
     assert is_doctest("3 + 4 //=> 7\n")
 
 
+def test_blank_lines_inside_an_input_are_kept():
+    # a multi-line string keeps its empty lines; blank lines between cases are dropped
+    assert cases('x := 1 // => 1\n\n"a\n\nb" lines\n// => #("a", "", "b")\n') == [
+        DocCase("x := 1", "1", 1), DocCase('"a\n\nb" lines', '#("a", "", "b")', 6)]
+
+
 def test_consecutive_markers_are_one_expectation():
     assert cases("Transcript showCr: 1\n// => line one\n// => line two\n") == [
         DocCase("Transcript showCr: 1", "line one\nline two", 2)]
