@@ -49,6 +49,10 @@ def test_matching():
     assert not matches("15", True, "14")
     assert matches("does not understand", False, "ERROR: #RuntimeError\n  Message: 42 does not understand 'x'")
     assert not matches("14", False, "ERROR: #RuntimeError\n  Message: badarith")
+    # the source a compile error quotes is not part of the error text
+    parse_error = "x.bt:1:1: Unexpected token: expected expression, found {\n    {1, 2}\n    ^"
+    assert not matches("{1, 2}", False, parse_error, "{1, 2}")
+    assert matches("found {", False, parse_error, "{1, 2}")
 
 
 def test_beamtalk_test_runs_doc_files_beside_test_cases(bt_home, tmp_path):
