@@ -146,10 +146,11 @@ class Inliner:
 
         T, Fa = F.atom("true", line), F.atom("false", line)
         if sel in ("ifTrue:", "ifFalse:", "ifTrue:ifFalse:", "ifFalse:ifTrue:", "and:", "or:"):
+            # a branch not taken answers the receiver (semantics §4.6), as the primitives do
             if sel == "ifTrue:":
-                cl = [clause(T, block_branch(blocks[0])), clause(Fa, const(nil))]
+                cl = [clause(T, block_branch(blocks[0])), clause(Fa, const(Fa))]
             elif sel == "ifFalse:":
-                cl = [clause(Fa, block_branch(blocks[0])), clause(T, const(nil))]
+                cl = [clause(Fa, block_branch(blocks[0])), clause(T, const(T))]
             elif sel == "ifTrue:ifFalse:":
                 cl = [clause(T, block_branch(blocks[0])), clause(Fa, block_branch(blocks[1]))]
             elif sel == "ifFalse:ifTrue:":
