@@ -224,6 +224,8 @@ async def cmd_run(args) -> int:
     m = _manifest_or_error()
     if not m.start:
         start_class(m, None)  # the library error
+    if not m.start_file.is_file():
+        raise PackageError(f"start = \"{m.start}\" in beamtalk.toml names {m.start_file}, which does not exist")
     ws = paths.resolve(args.workspace, m.root)
     client = await open_client(ws, "run", start="auto", idle_timeout=idle_timeout_from(args))
     try:
@@ -253,7 +255,11 @@ async def cmd_watch(args) -> int:
     from beamtalk_ws.repl.commands import watch
     from beamtalk_ws.repl.core import Repl, print_outcome
 
+    from pathlib import Path
+
     m = None if args.path else _manifest_or_error()
+    if args.path and not Path(args.path).expanduser().exists():
+        raise PackageError(f"{args.path}: no such file or directory")
     ws = paths.resolve(args.workspace, m.root if m else None)
     client = await open_client(ws, "watch", start="auto", idle_timeout=idle_timeout_from(args))
     try:

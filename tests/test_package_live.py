@@ -227,3 +227,17 @@ def test_repl_with_a_named_workspace_loads_the_package_too(bt_home, tmp_path):
     root = new_package(tmp_path, "named_app")
     r = run_beamtalk(["repl", "--workspace", "pkg-named", "--ephemeral"], cwd=root / "src", input="Main class\n")
     assert r.stdout.splitlines() == ["Compiled named_app v0.1.0 (1 class)", "Main class"]
+
+
+def test_bad_start_and_watch_paths_are_reported_before_any_workspace_starts(bt_home, tmp_path):
+    from beamtalk_ws.workspace import launcher, paths
+
+    root = new_package(tmp_path, "nostart_app")
+    (root / "src" / "main.bt").unlink()
+    r = run_beamtalk(["run"], cwd=root)
+    assert r.returncode == 1
+    assert r.stderr.strip().endswith(f"names {root.resolve() / 'src' / 'main.bt'}, which does not exist")
+    assert "Starting workspace" not in r.stderr
+    w = run_beamtalk(["watch", "no/such.bt"], cwd=root)
+    assert w.returncode == 1 and w.stderr.strip() == "Error: no/such.bt: no such file or directory"
+    assert launcher.running_info(paths.resolve(None, root)) is None

@@ -58,6 +58,4 @@ def start_class(m: Manifest, result: BuildResult) -> str:
     for f, _module, name, _super in result.modules:
         if f.resolve() == wanted:
             return name
-    if not m.start_file.is_file():
-        raise PackageError(f"start = \"{m.start}\" in beamtalk.toml names {m.start_file}, which does not exist")
     raise PackageError(f"{m.start_file} defines no class to send start to")
