@@ -239,7 +239,7 @@ stdlib_classes() ->
      {'Stream', 'Object', object, [{modifiers, [sealed]}]},
      {'File', 'Object', object, []},
      {'JSON', 'Object', object, [{modifiers, [sealed]}]},
-     {'System', 'Object', object, [{modifiers, [sealed]}]},
+     {'System', 'Object', object, [{modifiers, [sealed]}, P([beamtalk_prim_system])]},
      {'TestCase', 'Object', object, [P([beamtalk_prim_test_case])]},
      {'TestResult', 'Object', object, [P([beamtalk_prim_test_result])]},
      {'TestRunner', 'Object', object, [P([beamtalk_prim_test_runner])]},
