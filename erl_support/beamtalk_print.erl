@@ -175,6 +175,8 @@ print_dictionary(M) ->
 
 print_tagged('Regex', V) ->
     beamtalk_prim_regex:'printString'(V);
+print_tagged('DateTime', V) ->
+    beamtalk_prim_date_time:'printString'(V);
 print_tagged('StackFrame', V) ->
     beamtalk_prim_stack_frame:'printString'(V);
 print_tagged('Association', #{key := K, value := V}) ->
