@@ -9,7 +9,7 @@ Reports
     one-line and multi-line methods, class-side methods, blocks, cascades,
     literals, string interpolation, match:, top-level statements;
   - "dense": the same constructs with no comments and no blank lines
-    (8.9 tokens per line, against 5.6 in the stdlib) — a worst case;
+    (8.9 tokens per line, against 5.5 in the stdlib) — a worst case;
   and one real corpus: "stdlib", the project's own ``stdlib/*.bt`` and
   ``stdlib/test/*.bt``, one parse per file;
 * the median time to parse a one-line expression — target <= 0.1 ms;
