@@ -68,6 +68,8 @@ def test_new_then_build_makes_an_otp_application(bt_home, tmp_path):
         "{bt@tally_app@sub_tally,'SubTally','Tally'}]}")
     again = run_beamtalk(["build"], cwd=root)
     assert again.stdout.splitlines() == ["Building tally_app v0.1.0", "Up to date: 3 modules in _build/dev/ebin/"]
+    forced = run_beamtalk(["build", "--force"], cwd=root)
+    assert forced.stdout.splitlines()[-1] == "Build complete: 3 modules in _build/dev/ebin/"
     # a removed source file takes its module with it
     (root / "src" / "sub_tally.bt").unlink()
     r = run_beamtalk(["build"], cwd=root)
