@@ -259,15 +259,25 @@ class ExprGen:
                          line)
 
     # -- blocks ------------------------------------------------------------------------
-    def gen_Block(self, node, body, ctx):
-        """A real closure (non-inlined block)."""
+    def gen_Block(self, node, body, ctx, own_return: bool = False):
+        """A real closure (non-inlined block).  With `own_return` its `^`
+        returns from the closure itself (see gen_method_block)."""
+        from .units import nlr_wrap
+
         line = line_of(node)
         self.makes_funs = True
         inner = ctx.block()
         params = self.block_params(node, inner, line)
         fbody = body.child()
-        value = self.statements(node.body, fbody, inner)
-        fbody.add(value)
+        if own_return:
+            token = F.var(self.fresh("NlrToken"), line)
+            fbody.add(F.match(token, F.call("erlang", "make_ref", [], line), line))
+            inner.nlr_token = token
+            tbody = fbody.child()
+            tbody.add(self.statements(node.body, tbody, inner))
+            fbody.add(nlr_wrap(tbody.exprs, token, line))
+        else:
+            fbody.add(self.statements(node.body, fbody, inner))
         return F.fun([F.clause(params, [], fbody.exprs, line)], line)
 
     def block_params(self, node, inner, line) -> list:
@@ -283,22 +293,9 @@ class ExprGen:
         """A literal block that becomes a method (`addMethod: #f body: [:me | ^5]`,
         seed ADR 0038): its `^` returns from that method, not from the code
         that built the class, which may be long gone when the method runs."""
-        from .units import needs_nlr, nlr_wrap
+        from .units import needs_nlr
 
-        if not needs_nlr([node]):
-            return self.gen(node, body, ctx)
-        line = line_of(node)
-        self.makes_funs = True
-        inner = ctx.block()
-        params = self.block_params(node, inner, line)
-        fbody = body.child()
-        token = F.var(self.fresh("NlrToken"), line)
-        fbody.add(F.match(token, F.call("erlang", "make_ref", [], line), line))
-        inner.nlr_token = token
-        tbody = fbody.child()
-        tbody.add(self.statements(node.body, tbody, inner))
-        fbody.add(nlr_wrap(tbody.exprs, token, line))
-        return F.fun([F.clause(params, [], fbody.exprs, line)], line)
+        return self.gen_Block(node, body, ctx, own_return=needs_nlr([node]))
 
     # -- sends ---------------------------------------------------------------------------
     def arguments(self, send, body, ctx):
