@@ -8,6 +8,7 @@ subclass in the same batch finds its superclass registered.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,7 +37,7 @@ def module_namer(f: Path):
     """How the class of file `f` names its module: `bt@<package>@<path>` for a
     file of a package's `src/` (seed ADR 0026 §4, the same name `beamtalk
     build` gives it), else `bt@<class>`."""
-    from beamtalk_ws.package.manifest import find_root, load
+    from beamtalk_ws.package.manifest import find_root
 
     root = find_root(f.parent)
     if root is None:
@@ -45,8 +46,17 @@ def module_namer(f: Path):
         rel = f.resolve().relative_to(root / "src").with_suffix("").as_posix()
     except ValueError:
         return module_name
-    package = load(root).name
+    package = _package_name(root, (root / "beamtalk.toml").stat().st_mtime_ns)
     return lambda class_name: module_name(class_name, package, rel)
+
+
+@functools.lru_cache(maxsize=16)
+def _package_name(root: Path, _mtime_ns: int) -> str:
+    """The manifest's name, read once per version of the manifest (a package
+    build names every file of src/ through here)."""
+    from beamtalk_ws.package.manifest import load
+
+    return load(root).name
 
 
 def parse_files(paths: list[Path], result: LoadPlan) -> list:
