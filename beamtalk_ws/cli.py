@@ -174,6 +174,11 @@ def cmd_new(args) -> int:
     return 0
 
 
+def _warn(warnings, to=sys.stderr) -> None:
+    for w in warnings:
+        print(f"\u26a0 {w}", file=to)
+
+
 def _manifest_or_error():
     from beamtalk_ws.package import manifest
 
@@ -181,14 +186,12 @@ def _manifest_or_error():
     if m is None:
         raise PackageError(f"no {manifest.MANIFEST} in {os.getcwd()} or any directory above it "
                            f"(beamtalk new NAME creates a package)")
-    for w in m.warnings:
-        print(f"\u26a0 {w}", file=sys.stderr)
+    _warn(m.warnings, sys.stderr)
     return m
 
 
 def _report_build(result) -> int:
-    for w in result.warnings:
-        print(f"\u26a0 {w}", file=sys.stderr)
+    _warn(result.warnings, sys.stderr)
     if result.ok:
         return 0
     for _f, text in result.errors:
@@ -211,8 +214,7 @@ def cmd_build(args) -> int:
         if not args.file:
             _manifest_or_error()  # raises: not in a package
         return _report_build(build.build_file(Path(args.file), Path("build"), log=print))
-    for w in m.warnings:
-        print(f"\u26a0 {w}", file=sys.stderr)
+    _warn(m.warnings, sys.stderr)
     return _report_build(build.build(m, force=args.force, log=print))
 
 
@@ -326,20 +328,17 @@ async def _open_package(repl, ws, args, to) -> None:
     if m is None or (ws.project is not None and m.root != ws.project):
         return
     repl.package = m
-    for w in m.warnings:
-        print(f"\u26a0 {w}", file=to)
+    _warn(m.warnings, to)
     done = await build_and_load(repl.client, m)
     if done.build:
-        for w in done.build.warnings:
-            print(f"\u26a0 {w}", file=to)
+        _warn(done.build.warnings, to)
     if done.ok:
         print(done.text, file=to)
         if m.run_entry and repl.client.started_node:
             print(f"> {m.run_entry}", file=to)
             to.flush()
             ran = await repl.evaluate(m.run_entry, on_output=lambda text: (to.write(text), to.flush()))
-            for w in ran.warnings:
-                print(f"\u26a0 {w}", file=to)
+            _warn(ran.warnings, to)
             print(ran.text, file=to)
     else:
         print(done.text + "\nThe REPL starts without the package's classes: fix the errors, then :reload.",
