@@ -54,7 +54,7 @@
          exists/1, instance_methods/1, raw_table/1, class_side_methods/1, name_of/1,
          name_from_pid/1, superclass/1, superclasses/1, subclasses/1,
          all_subclasses/1, inherits_from/2, is_kind_of_class/2, all_names/0,
-         remove/1, set_doc/2, behaviour/1, behaviour_object/1,
+         remove/1, set_doc/2, set_method_doc/4, behaviour/1, behaviour_object/1,
          behaviour_super/1, behaviour_table/1, behaviour_own/1,
          behaviour_name/1, declared_class_vars/1, reg_name/1, not_found/1]).
 %% Processes
@@ -386,6 +386,10 @@ declared_class_vars(Name) ->
 set_doc(Name, Doc) ->
     gen_server:call(?REG, {set_doc, Name, Doc}).
 
+%% @doc The doc of one method (`setDocForMethod:to:`); ClassSide: boolean().
+set_method_doc(Name, Sel, ClassSide, Doc) ->
+    gen_server:call(?REG, {set_method_doc, Name, {Sel, ClassSide}, Doc}).
+
 %% @doc `C >> sel => body` (runtime_abi ADD_METHOD): add or replace one
 %% method of a live class; Info is `#{source, doc, class_side}`.  Existing
 %% instances and actors use it from their next message.
@@ -559,6 +563,14 @@ registry_call({set_doc, Name, Doc}) ->
     case entry(Name) of
         undefined -> not_found(Name);
         E -> ets:insert(?TAB, {Name, E#{doc => Doc}}), ok
+    end;
+registry_call({set_method_doc, Name, Key, Doc}) ->
+    case entry(Name) of
+        undefined -> not_found(Name);
+        E ->
+            MI = maps:get(method_info, E, #{}),
+            Info = maps:get(Key, MI, #{}),
+            ets:insert(?TAB, {Name, E#{method_info => MI#{Key => Info#{doc => Doc}}}}), ok
     end;
 registry_call({remove, Name}) ->
     do_remove(Name);

@@ -80,7 +80,11 @@ kind_class(K) when K =:= does_not_understand; K =:= arity_mismatch;
                    K =:= no_superclass; K =:= class_already_exists;
                    K =:= dispatch_error; K =:= callback_failed;
                    K =:= actor_dead; K =:= future_not_awaited;
-                   K =:= internal_error; K =:= no_match -> 'RuntimeError';
+                   K =:= internal_error; K =:= no_match;
+                   %% The I/O kinds (README "Error kinds"): RuntimeErrors, as
+                   %% they were before they had names of their own.
+                   K =:= file_not_found; K =:= permission_denied;
+                   K =:= parse_error; K =:= regex_error -> 'RuntimeError';
 kind_class(type_error) -> 'TypeError';
 kind_class(instantiation_error) -> 'InstantiationError';
 kind_class(erlang_exit) -> 'ExitError';

@@ -3,9 +3,10 @@
 %% primitives (`{Result, State}`).
 -module(beamtalk_prim_beamtalk_interface).
 -export(['version'/2, 'allClasses'/2, 'classNamed:'/3, 'globals'/2, 'help:'/3,
-         'help:selector:'/4, 'class current'/1]).
+         'help:selector:'/4, 'class current'/1, 'class current:'/2]).
 
 'class current'(_Cls) -> beamtalk_singletons:current('BeamtalkInterface').
+'class current:'(_Cls, Actor) -> beamtalk_singletons:set_current('BeamtalkInterface', Actor).
 
 'version'(_Self, S) -> {<<"0.1.0">>, S}.
 

@@ -15,7 +15,7 @@
          'isMeta'/1, 'isMetaclass'/1, 'isClass'/1, 'thisClass'/1, 'new'/1,
          'new:'/2, 'doc'/1, 'doc:'/2, 'sourceFile'/1, '>>'/2,
          'removeFromSystem'/1, 'isAbstract'/1, 'isSealed'/1, 'kind'/1,
-         'classVariableNames'/1]).
+         'classVariableNames'/1, 'reload'/1, 'setDocForMethod:to:'/3]).
 
 b(Self) -> beamtalk_class:behaviour(Self).
 
@@ -132,12 +132,7 @@ metaclass_new(N) ->
     B = b(Self),
     Name = beamtalk_class:name_of(Self),
     case maps:is_key(Sel, beamtalk_class:behaviour_own(B)) of
-        false ->
-            beamtalk_exception:raise(does_not_understand, Name, Sel,
-                                     iolist_to_binary([beamtalk_print:print_string(Self),
-                                                       " does not define '",
-                                                       atom_to_binary(Sel, utf8), "'"]),
-                                     <<"Use whichClassIncludesSelector: to find where it is defined">>);
+        false -> not_defined(Self, Name, Sel);
         true ->
             Side = element(1, B) =:= meta,
             Info = case beamtalk_class:entry(Name) of
@@ -148,6 +143,55 @@ metaclass_new(N) ->
               class => Name,
               source => maps:get(source, Info, nil),
               doc => maps:get(doc, Info, nil)}
+    end.
+
+not_defined(Self, Name, Sel) ->
+    beamtalk_exception:raise(does_not_understand, Name, Sel,
+                             iolist_to_binary([beamtalk_print:print_string(Self),
+                                               " does not define '",
+                                               beamtalk_print:display_string(Sel), "'"]),
+                             <<"Use whichClassIncludesSelector: to find where it is defined">>).
+
+%% @doc `C setDocForMethod: #sel to: "text"` (stdlib §7): the doc that
+%% `(C >> #sel) doc` and `:help C sel` show.  Only a method C defines itself.
+'setDocForMethod:to:'(Self, Sel, Text) when is_atom(Sel), (is_binary(Text) orelse Text =:= nil) ->
+    B = b(Self),
+    Name = beamtalk_class:name_of(Self),
+    case maps:is_key(Sel, beamtalk_class:behaviour_own(B)) of
+        false -> not_defined(Self, Name, Sel);
+        true ->
+            beamtalk_class:set_method_doc(Name, Sel, element(1, B) =:= meta, Text),
+            Self
+    end;
+'setDocForMethod:to:'(Self, Sel, Text) ->
+    beamtalk_exception:raise(type_error, beamtalk_class:name_of(Self), 'setDocForMethod:to:',
+                             iolist_to_binary(["setDocForMethod:to: expects a Symbol and a String, not ",
+                                               beamtalk_print:print_string(Sel), " and ",
+                                               beamtalk_print:print_string(Text)]), nil).
+
+%% @doc `C reload`: compiling is the job of `beamtalk` (Python), which the
+%% node cannot call back, so the answer is how to do it from there.
+'reload'(Self) ->
+    Name = beamtalk_class:name_of(Self),
+    N = atom_to_binary(Name),
+    Stdlib = case beamtalk_class:entry(Name) of
+                 #{protected := true} -> true;
+                 _ -> false
+             end,
+    case 'sourceFile'(Self) of
+        _ when Stdlib ->
+            beamtalk_exception:raise(runtime_error, Name, reload,
+                                     iolist_to_binary([N, " is a stdlib class: it is reloaded only with a new workspace"]),
+                                     <<"The stdlib is compiled when a workspace starts">>);
+        nil ->
+            beamtalk_exception:raise(runtime_error, Name, reload,
+                                     iolist_to_binary([N, " has no source file to reload"]),
+                                     <<"Only classes loaded from a .bt file (:load) can be reloaded">>);
+        File ->
+            beamtalk_exception:raise(runtime_error, Name, reload,
+                                     iolist_to_binary([N, " reload cannot compile ", File,
+                                                       " on the node: the compiler runs in beamtalk"]),
+                                     iolist_to_binary(["Use :reload ", N, " in the REPL (or beamtalk watch)"]))
     end.
 
 'removeFromSystem'(Self) ->

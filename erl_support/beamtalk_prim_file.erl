@@ -97,9 +97,18 @@ path(P, Sel) ->
                                                    _ -> article(P) end]), nil).
 
 fail(Sel, Doing, P, Why) ->
-    beamtalk_exception:raise(runtime_error, 'File', Sel,
+    beamtalk_exception:raise(kind(Why), 'File', Sel,
                              iolist_to_binary([Doing, " ", quoted(P), ": ", reason(Why)]),
                              hint(Why)).
+
+%% The kind a handler or `should:raise:` names (README "Error kinds"): the
+%% two failures a program usually reacts to have their own; any other OS
+%% error is a plain runtime_error whose message names the reason.
+kind(enoent) -> file_not_found;
+kind(enotdir) -> file_not_found;
+kind(eacces) -> permission_denied;
+kind(eperm) -> permission_denied;
+kind(_) -> runtime_error.
 
 quoted(P) -> [$", P, $"].
 

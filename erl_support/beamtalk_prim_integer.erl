@@ -6,7 +6,7 @@
          'rem:'/2, '%'/2, '**'/2, 'bitAnd:'/2, 'bitOr:'/2, 'bitXor:'/2,
          'bitShift:'/2, 'bitNot'/1, 'timesRepeat:'/2, 'printString:'/2,
          'isPrime'/1, 'rounded'/1, 'truncated'/1, 'floor'/1, 'ceiling'/1,
-         'asCharacter'/1]).
+         'asCharacter'/1, 'uppercase'/1, 'lowercase'/1]).
 
 'isEven'(N) -> N rem 2 =:= 0.
 'isOdd'(N) -> N rem 2 =/= 0.
@@ -54,3 +54,15 @@ prime(N, D) -> prime(N, D + 1).
 
 %% Characters are code points (spec §7): a one-character String.
 'asCharacter'(N) -> unicode:characters_to_binary([N]).
+
+%% Case mapping of a code point (stdlib §3, Character); a mapping that is
+%% not one code point (German sharp s upper-cases to "SS") keeps the receiver.
+'uppercase'(N) -> case_map(N, fun string:uppercase/1).
+'lowercase'(N) -> case_map(N, fun string:lowercase/1).
+
+case_map(N, F) when N >= 0, N =< 16#10FFFF, not (N >= 16#D800 andalso N =< 16#DFFF) ->
+    case F([N]) of
+        [C] when is_integer(C) -> C;
+        _ -> N
+    end;
+case_map(N, _F) -> N.

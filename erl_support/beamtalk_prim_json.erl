@@ -23,7 +23,7 @@
     case decode(Text) of
         {ok, V} -> V;
         {error, Pos, What} ->
-            beamtalk_exception:raise(runtime_error, 'JSON', 'parse:',
+            beamtalk_exception:raise(parse_error, 'JSON', 'parse:',
                                      iolist_to_binary(["JSON parse error at offset ",
                                                        integer_to_binary(char_offset(Text, Pos)),
                                                        ": ", What]),

@@ -9,6 +9,7 @@
          'isZero'/1, 'isPositive'/1, 'isNegative'/1, 'sign'/1, 'asFloat'/1,
          'asInteger'/1, 'asNumber'/1, 'asString'/1, 'sqrt'/1, 'squared'/1, 'raisedTo:'/2,
          'ln'/1, 'log'/1, 'log10'/1, 'log2'/1, 'exp'/1, 'sin'/1, 'cos'/1, 'tan'/1,
+         'asin'/1, 'acos'/1, 'atan'/1, 'atan2:'/2,
          'to:do:'/3, 'to:by:do:'/4, 'to:'/2, 'reciprocal'/1]).
 
 '+'(A, B) -> A + B.
@@ -57,3 +58,21 @@ ipow(A, B, Acc) -> ipow(A * A, B div 2, Acc).
 'to:do:'(From, To, Block) -> beamtalk_block:to_do(From, To, Block).
 'to:by:do:'(From, To, Step, Block) -> beamtalk_block:to_by_do(From, To, Step, Block).
 'to:'(From, To) when is_integer(From), is_integer(To) -> lists:seq(From, max(To, From - 1)).
+
+%% Inverse trigonometry (stdlib §3).  Outside [-1, 1] asin and acos have no
+%% real value: say so, rather than the bare `badarith` math: gives.
+'asin'(F) when F >= -1, F =< 1 -> math:asin(F);
+'asin'(F) -> domain(asin, F).
+'acos'(F) when F >= -1, F =< 1 -> math:acos(F);
+'acos'(F) -> domain(acos, F).
+'atan'(F) -> math:atan(F).
+'atan2:'(Y, X) when is_number(X) -> math:atan2(Y, X);
+'atan2:'(Y, X) ->
+    beamtalk_exception:raise(type_error, beamtalk_send:class_name(Y), 'atan2:',
+                             iolist_to_binary(["atan2: expects a Number, not ",
+                                               beamtalk_print:print_string(X)]), nil).
+
+domain(Sel, F) ->
+    beamtalk_exception:raise(runtime_error, beamtalk_send:class_name(F), Sel,
+                             iolist_to_binary([atom_to_binary(Sel), " is defined on [-1, 1], not ",
+                                               beamtalk_print:print_string(F)]), nil).

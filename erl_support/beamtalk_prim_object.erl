@@ -6,7 +6,7 @@
          'displayNl'/1, 'inspect'/1, 'respondsTo:'/2, 'perform:'/2,
          'perform:with:'/3, 'perform:with:with:'/4, 'perform:with:with:with:'/5,
          'isNil'/1, 'notNil'/1, 'ifNil:'/2, 'ifNotNil:'/2, 'ifNil:ifNotNil:'/3,
-         'ifNotNil:ifNil:'/3, 'yourself'/1, 'await'/1, 'await:'/2, 'awaitForever'/1, 'hash'/1, 'copy'/1, 'error:'/2,
+         'ifNotNil:ifNil:'/3, 'yourself'/1, 'await'/1, 'await:'/2, 'awaitForever'/1, 'whenResolved:'/2, 'whenRejected:'/2, 'hash'/1, 'copy'/1, 'error:'/2,
          'subclassResponsibility'/1, 'notImplemented'/1, 'fieldNames'/1,
          'fieldAt:'/2, 'fieldAt:put:'/3, '->'/2, 'isKindOf:'/2, 'isMemberOf:'/2,
          'isString'/1, 'isSymbol'/1, 'isNumber'/1, 'isInteger'/1, 'isFloat'/1,
@@ -49,6 +49,15 @@
 'await'(Self) -> Self.
 'await:'(Self, _Ms) -> Self.
 'awaitForever'(Self) -> Self.
+'whenResolved:'(Self, Block) when is_function(Block) -> _ = beamtalk_block:cull(Block, Self), Self;
+'whenResolved:'(_Self, Block) -> callback_type('whenResolved:', Block).
+'whenRejected:'(Self, Block) when is_function(Block) -> Self;
+'whenRejected:'(_Self, Block) -> callback_type('whenRejected:', Block).
+
+callback_type(Sel, Block) ->
+    beamtalk_exception:raise(type_error, 'Object', Sel,
+                             iolist_to_binary([atom_to_binary(Sel), " expects a Block, not ",
+                                               beamtalk_print:print_string(Block)]), nil).
 'hash'(Self) -> erlang:phash2(Self).
 'copy'(Self) -> Self.
 'value'(Self) -> Self.

@@ -158,7 +158,7 @@ compiled(P, Extra) ->
     case re:compile(Src, [unicode, ucp | Opts ++ Extra]) of
         {ok, MP} -> MP;
         {error, {Why, At}} ->
-            beamtalk_exception:raise(runtime_error, 'String', undefined,
+            beamtalk_exception:raise(regex_error, 'String', undefined,
                                      iolist_to_binary(io_lib:format("Invalid regular expression at ~b: ~ts",
                                                                     [At, Why])), nil)
     end.

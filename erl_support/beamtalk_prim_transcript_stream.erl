@@ -8,7 +8,7 @@
 
 -export(['show:'/3, 'display:'/3, 'print:'/3, 'showCr:'/3, 'cr'/2, 'tab'/2,
          'space'/2, 'nl'/2, 'recent'/2, 'clear'/2, 'subscribe'/2, 'unsubscribe'/2,
-         'class current'/1, 'class new'/1, 'class new:'/2, 'class spawn'/1,
+         'class current'/1, 'class current:'/2, 'class new'/1, 'class new:'/2, 'class spawn'/1,
          'class spawnWith:'/2]).
 
 'show:'(Self, St, V) -> {Self, beamtalk_transcript:emit(St, text(V))}.
@@ -29,6 +29,17 @@
     {Self, beamtalk_transcript:remove_subscriber(St, beamtalk_transcript:caller())}.
 
 'class current'(_Cls) -> beamtalk_transcript:current().
+%% There is one Transcript per node (`new`/`spawn` are refused), so the only
+%% actor `current:` can be given is that one; anything else is a TypeError.
+'class current:'(Cls, T) ->
+    case beamtalk_transcript:current() of
+        T -> Cls;
+        _ -> beamtalk_exception:raise(
+               type_error, 'TranscriptStream', 'current:',
+               iolist_to_binary(["TranscriptStream current: expects the Transcript, not ",
+                                 beamtalk_print:print_string(T)]),
+               <<"TranscriptStream is a singleton: there is no other Transcript to install">>)
+    end.
 'class new'(_Cls) -> singleton(new).
 'class new:'(_Cls, _) -> singleton('new:').
 'class spawn'(_Cls) -> singleton(spawn).

@@ -4,9 +4,10 @@
 -module(beamtalk_prim_workspace_interface).
 -export(['actors'/2, 'actorAt:'/3, 'actorsOf:'/3, 'classes'/2, 'testClasses'/2,
          'globals'/2, 'load:'/3, 'test'/2, 'test:'/3, 'bind:as:'/4, 'unbind:'/3,
-         'class current'/1]).
+         'class current'/1, 'class current:'/2]).
 
 'class current'(_Cls) -> beamtalk_singletons:current('WorkspaceInterface').
+'class current:'(_Cls, Actor) -> beamtalk_singletons:set_current('WorkspaceInterface', Actor).
 
 %% @doc Every live actor but the workspace singletons.
 'actors'(_Self, S) -> {actors(), S}.
