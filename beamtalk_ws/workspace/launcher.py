@@ -101,8 +101,30 @@ def node_env(ws: WorkspacePaths) -> dict[str, str]:
     return env
 
 
-def start(ws: WorkspacePaths, *, idle_timeout: int | None = DEFAULT_IDLE_TIMEOUT) -> tuple[NodeInfo, bool]:
-    """Start the workspace node unless it runs; answer (info, started_now)."""
+def node_cwd(ws: WorkspacePaths, cwd: Path | None = None) -> Path:
+    """The directory the node runs in, where `File readAll: "data/x.txt"` starts.
+
+    A project's workspace runs in the project root; a named one (`--workspace
+    NAME`, `beamtalk test`'s throw-away one) in the directory it was started
+    from, so relative paths mean what they mean in the shell that typed them.
+    Its state directory is only the fallback when that directory is gone.
+    """
+    if ws.project is not None:
+        return ws.project
+    if cwd is not None:
+        return cwd
+    try:
+        return Path.cwd()
+    except OSError:  # the shell's directory was removed
+        return ws.dir
+
+
+def start(ws: WorkspacePaths, *, idle_timeout: int | None = DEFAULT_IDLE_TIMEOUT,
+          cwd: Path | None = None) -> tuple[NodeInfo, bool]:
+    """Start the workspace node unless it runs; answer (info, started_now).
+
+    `cwd` is the directory a named workspace's node runs in (default: the
+    current one); see `node_cwd`."""
     with _start_lock(ws):
         info = running_info(ws)
         if info is not None:
@@ -125,7 +147,7 @@ def start(ws: WorkspacePaths, *, idle_timeout: int | None = DEFAULT_IDLE_TIMEOUT
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
                 close_fds=True,
-                cwd=str(ws.project or ws.dir),
+                cwd=str(node_cwd(ws, cwd)),
             )
         finally:
             log.close()
