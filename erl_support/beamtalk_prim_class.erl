@@ -13,9 +13,10 @@
 'isClass'(_) -> true.
 
 %% @doc `Object classBuilder`: a ClassBuilder actor preset with this class
-%% as superclass (seed ADR 0038).
+%% as superclass (seed ADR 0038).  It also remembers the class it was asked
+%% of: without `name:`, `register` updates that class (README "ClassBuilder").
 'classBuilder'(Self) ->
-    beamtalk_actor:spawn('ClassBuilder', #{superclassRef => Self}).
+    beamtalk_actor:spawn('ClassBuilder', #{superclassRef => Self, originClass => Self}).
 
 %% @doc `C spawn` for non-actor classes: a clear instantiation error (actor
 %% classes answer it from Actor's class side).

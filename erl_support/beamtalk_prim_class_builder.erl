@@ -32,16 +32,21 @@
     err(<<"ClassBuilder name: requires a Symbol argument">>).
 
 'superclass:'(_Self, State, {beamtalk_object, Tag, beamtalk_class, _} = Cls) when Tag =/= 'Metaclass' ->
-    {Cls, State#{superclassRef => Cls}};
+    {Cls, State#{superclassRef => Cls, explicitSuperclass => true}};
 'superclass:'(_Self, State, Name) when is_atom(Name), Name =/= nil ->
     Cls = beamtalk_class:class_object(Name),
-    {Cls, State#{superclassRef => Cls}};
+    {Cls, State#{superclassRef => Cls, explicitSuperclass => true}};
 'superclass:'(_Self, _State, _) ->
     err(<<"ClassBuilder superclass: requires a class">>).
 
 'fields:'(_Self, State, Fields) ->
     Specs = field_specs(Fields),
-    {Fields, State#{fieldSpecs => Specs}}.
+    {Fields, given(fields, State#{fieldSpecs => Specs})}.
+
+%% The tables set whole (`fields:`, `methods:`, ...) replace the existing
+%% class's; the others keep it, plus what `add...:` added (see register).
+given(Part, State) ->
+    State#{given => lists:usort([Part | maps:get(given, State, [])])}.
 
 field_specs(M) when is_map(M) ->
     [{N, constant(V)} || {N, V} <- lists:sort(maps:to_list(M)), check_name(N)];
@@ -62,11 +67,11 @@ check_name(_) -> err(<<"ClassBuilder: field names must be Symbols">>).
 constant(V) -> fun() -> V end.
 
 'methods:'(_Self, State, Methods) when is_map(Methods) ->
-    {Methods, State#{methodSpecs => maps:map(fun instance_method/2, Methods)}};
+    {Methods, given(methods, State#{methodSpecs => maps:map(fun instance_method/2, Methods)})};
 'methods:'(_, _, _) -> err(<<"ClassBuilder methods: expects a Dictionary of selector to block">>).
 
 'classMethods:'(_Self, State, Methods) when is_map(Methods) ->
-    {Methods, State#{classMethodSpecs => maps:map(fun method/2, Methods)}};
+    {Methods, given(class_methods, State#{classMethodSpecs => maps:map(fun method/2, Methods)})};
 'classMethods:'(_, _, _) -> err(<<"ClassBuilder classMethods: expects a Dictionary of selector to block">>).
 
 'addField:default:'(_Self, #{fieldSpecs := Fs} = State, Name, Default) ->
@@ -78,10 +83,11 @@ constant(V) -> fun() -> V end.
     {Sel, State#{methodSpecs => Ms#{Sel => instance_method(Sel, Block)}}}.
 
 'classVars:'(_Self, State, Vars) ->
-    {Vars, State#{classVarSpecs => field_specs(Vars)}}.
+    {Vars, given(class_vars, State#{classVarSpecs => field_specs(Vars)})}.
 
 'modifiers:'(Self, State, Ms) when is_list(Ms) ->
-    lists:foldl(fun(M, {_, S}) -> 'modifier:'(Self, S, M) end, {Ms, State}, Ms);
+    lists:foldl(fun(M, {_, S}) -> 'modifier:'(Self, S, M) end,
+                {Ms, given(modifiers, State#{modifiers => []})}, Ms);
 'modifiers:'(_, _, _) -> err(<<"ClassBuilder modifiers: expects a List of Symbols">>).
 
 %% @doc Documentation and source of the class and its methods.
@@ -139,8 +145,9 @@ method(Sel, _) ->
 %% builder too, after its error has been raised in the caller, so a cascade
 %% whose builder nobody holds (`Object classBuilder name: #x; register`)
 %% leaves no process behind.
-'register'(_Self, State) ->
+'register'(_Self, State0) ->
     beamtalk_actor:stop_self(),
+    State = resolve(State0),
     #{className := Name, superclassRef := Super, fieldSpecs := Fields,
       methodSpecs := Methods, classMethodSpecs := ClassMethods,
       classVarSpecs := ClassVars, modifiers := Modifiers, docText := Doc0} = State,
@@ -152,7 +159,8 @@ method(Sel, _) ->
                      MI when is_map(MI) -> MI;
                      _ -> #{}
                  end,
-    Sealed = [Sel || {{Sel, false}, #{sealed := true}} <- maps:to_list(MethodInfo)],
+    Sealed = lists:usort(maps:get(keptSealed, State, []) ++
+                         [Sel || {{Sel, false}, #{sealed := true}} <- maps:to_list(MethodInfo)]),
     Doc = case Doc0 of
               nil -> maps:get(doc, Info, nil);
               _ -> Doc0
@@ -181,6 +189,133 @@ method(Sel, _) ->
                        end,
              dispatch => maps:get(dispatch, Info, false) =:= true},
     {beamtalk_class:define(Desc), State}.
+
+%%% ---------------------------------------------------------------------
+%%% A builder for a class that exists updates it (README "ClassBuilder").
+%%%
+%%% `Counter classBuilder addMethod: #x body: [...]; register` (no `name:`)
+%%% and `Object classBuilder name: #Point; ...; register` for an existing
+%%% Object subclass Point start from the class as it is: the tables the
+%%% builder was not given whole (`fields:`, `methods:`, `classMethods:`,
+%%% `classVars:`, `modifiers:`) are kept, with what `add...:` added laid
+%%% over them; doc, source and method docs are kept unless given.  Live
+%%% instances and actors keep their state (define/1 updates in place).
+%%%
+%%% The class is replaced by exactly what the builder describes when the
+%%% builder was given both `fields:` and `methods:` (a whole definition: what
+%%% the compiler sends for a class definition or a reload), or an explicit
+%%% `superclass:` other than the class's own.  A different superclass that
+%%% only comes from the receiver of `classBuilder` is refused: that is how
+%%% `Object classBuilder name: #Counter; register` used to wipe an actor
+%%% class silently.
+%%% ---------------------------------------------------------------------
+
+resolve(#{className := nil} = S) ->
+    case maps:get(originClass, S, nil) of
+        {beamtalk_object, _, beamtalk_class, _} = O ->
+            %% A stdlib class cannot change: its builder makes subclasses,
+            %% so it still needs a name.
+            Name = beamtalk_class:name_of(O),
+            case catch beamtalk_class:entry(Name) of
+                #{protected := true} -> S;
+                _ -> resolve(S#{className => Name})
+            end;
+        _ -> S
+    end;
+resolve(#{className := Name} = S) ->
+    case catch beamtalk_class:entry(Name) of
+        #{superclass := _} = E -> existing(S, Name, E);
+        _ -> S
+    end.
+
+existing(S, Name, E) ->
+    Given = maps:get(given, S, []),
+    Whole = lists:member(fields, Given) andalso lists:member(methods, Given),
+    Protected = maps:get(protected, E, false),
+    Own = maps:get(superclass, E),
+    Asked = case maps:get(superclassRef, S) of
+                nil -> nil;
+                C -> beamtalk_class:name_of(C)
+            end,
+    Explicit = maps:get(explicitSuperclass, S, false) =:= true,
+    FromOrigin = origin_name(S) =:= Name,
+    if
+        Whole; Protected -> S;                      % a redefinition; define/1 refuses the stdlib
+        not Explicit, FromOrigin -> merge(with_super(S, Own), E);
+        Asked =:= Own -> merge(S, E);
+        Explicit -> S;                              % a new superclass: replace the class
+        true -> superclass_differs(Name, Own, Asked)
+    end.
+
+origin_name(S) ->
+    case maps:get(originClass, S, nil) of
+        {beamtalk_object, _, beamtalk_class, _} = O -> beamtalk_class:name_of(O);
+        _ -> nil
+    end.
+
+with_super(S, nil) -> S#{superclassRef => nil, rootClass => true};
+with_super(S, Own) -> S#{superclassRef => beamtalk_class:class_object(Own)}.
+
+merge(S, E) ->
+    Given = maps:get(given, S, []),
+    Keep = fun(Part) -> not lists:member(Part, Given) end,
+    #{fieldSpecs := Fs, methodSpecs := Ms, classMethodSpecs := CMs,
+      classVarSpecs := CVs, modifiers := Mods, docText := Doc} = S,
+    Info0 = maps:get(infoSpec, S, #{}),
+    OldInfo = #{methods => maps:get(method_info, E, #{}),
+                source => maps:get(source, E, undefined),
+                source_file => maps:get(source_file, E, undefined),
+                module => maps:get(module, E, undefined)},
+    MI = maps:merge(maps:get(method_info, E, #{}), case maps:get(methods, Info0, #{}) of
+                                                      M when is_map(M) -> M;
+                                                      _ -> #{}
+                                                  end),
+    S#{fieldSpecs => case Keep(fields) of
+                         true -> overlay(maps:get(fields, E, []), Fs);
+                         false -> Fs
+                     end,
+       methodSpecs => case Keep(methods) of
+                          true -> maps:merge(maps:get(methods, E, #{}), Ms);
+                          false -> Ms
+                      end,
+       classMethodSpecs => case Keep(class_methods) of
+                               true -> maps:merge(maps:get(class_methods, E, #{}), CMs);
+                               false -> CMs
+                           end,
+       classVarSpecs => case Keep(class_vars) of
+                            %% The class process keeps the values of the
+                            %% variables still declared; the default is unused.
+                            true -> overlay([{N, constant(nil)} || N <- maps:get(class_vars, E, [])], CVs);
+                            false -> CVs
+                        end,
+       modifiers => case Keep(modifiers) of
+                        true -> lists:usort(maps:get(modifiers, E, []) ++ Mods);
+                        false -> Mods
+                    end,
+       docText => case Doc of
+                      nil -> maps:get(doc, E, nil);
+                      _ -> Doc
+                  end,
+       keptSealed => maps:get(sealed_methods, E, []),
+       %% Methods given here are closures, not the compiled module's: the
+       %% class leaves the module's fast dispatch path (dispatch => false).
+       infoSpec => maps:merge(OldInfo, Info0#{methods => MI, dispatch => false})}.
+
+%% Old specs with the added ones in place of same-named ones, added last.
+overlay(Old, Added) ->
+    [{N, F} || {N, F} <- Old, not lists:keymember(N, 1, Added)] ++ Added.
+
+superclass_differs(Name, Own, Asked) ->
+    N = atom_to_binary(Name),
+    beamtalk_exception:raise(
+      class_already_exists, 'ClassBuilder', register,
+      iolist_to_binary([N, " already exists as a subclass of ", name_text(Own),
+                        "; this builder would make it a subclass of ", name_text(Asked)]),
+      iolist_to_binary(["Use ", N, " classBuilder to change ", N, ", or send superclass: ",
+                        name_text(Asked), " to replace it with a new definition"])).
+
+name_text(nil) -> <<"nil">>;
+name_text(A) -> atom_to_binary(A).
 
 err(Msg) ->
     beamtalk_exception:raise(runtime_error, 'ClassBuilder', undefined, Msg, nil).
