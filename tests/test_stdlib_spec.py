@@ -81,3 +81,28 @@ async def test_every_spec_selector_is_understood_by_the_node(repl):
         for sel in await _missing(repl, cls, side, sels):
             missing.append(f"{cls}{' class' if side == 'class' else ''} >> {sel}")
     assert missing == [], f"{len(missing)} selectors of {source} missing on the node:\n" + "\n".join(missing)
+
+
+def test_without_the_spec_the_committed_copy_is_used(monkeypatch, tmp_path):
+    import spec_selectors
+    monkeypatch.setattr(spec_selectors, "spec_candidates", lambda: [tmp_path / "absent.md"])
+    rows, source = spec_selectors.load_rows()
+    assert source == str(COPY)
+    assert ("Float", "instance", "asin") in rows and ("TranscriptStream", "class", "current:") in rows
+
+
+KINDS = {
+    '[File readAll: "no/such/file.txt"] on: Error do: [:e | e kind]': "#file_not_found",
+    '[File readAll: "/proc/1/mem"] on: Error do: [:e | e kind]': "#permission_denied",
+    '[JSON parse: "[1,]"] on: Error do: [:e | e kind]': "#parse_error",
+    '[Regex from: "("] on: Error do: [:e | e kind]': "#regex_error",
+    '[Integer new] on: Error do: [:e | e kind]': "#instantiation_error",
+    '[#(1, 2) at: "x"] on: Error do: [:e | e kind]': "#type_error",
+    '[JSON parse: "[1,]"] on: RuntimeError do: [:e | e class]': "RuntimeError",
+}
+
+
+async def test_error_kinds_by_name(repl):
+    for code, kind in KINDS.items():
+        out = await repl.evaluate(code)
+        assert out.ok and out.text == kind, (code, out.text)
