@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from beamtalk_ws.syntax import ast, parse
 
-from . import lint
+from . import deep, lint
 from .units import compile_repl_statements
 from .errors import CompileError
 from .semantic import ScopeCheck
@@ -59,6 +59,10 @@ def classes_needed(module: ast.Module) -> set[str]:
 def compile_module(module: ast.Module, source: str, bound=frozenset(), filename: str = "<input>",
                    table=None) -> CompiledInput:
     """Compile an already parsed REPL input (see compile_input)."""
+    return deep.run(_compile_module, module, source, filename, module, source, bound, filename, table)
+
+
+def _compile_module(module, source, bound, filename, table) -> CompiledInput:
     statements = list(module.items)
     diagnostics = ScopeCheck(frozenset(bound)).run(statements)
     if diagnostics:

@@ -32,7 +32,7 @@ from beamtalk_ws.syntax import ast
 
 from . import forms as F
 from . import runtime_abi as R
-from .codegen import line_of, rt
+from .codegen import GenError, line_of, rt
 from .context import STATE
 
 
@@ -74,29 +74,49 @@ class Cells:
         """Generate `node` with cell blocks, or answer None when it has none."""
         if isinstance(node, ast.BinarySend):
             return None
+        line = line_of(node)
         parts = [node.receiver] + (list(node.arguments) if isinstance(node, ast.KeywordSend) else [])
+        return self.call(parts, body, ctx, line, lambda values: rt(
+            R.SEND, [values[0], F.atom(selector, line), F.list_(values[1:], None, line)], line))
+
+    def call(self, parts, body, ctx, line, make, pair=False):
+        """Evaluate `parts` (literal blocks among them become cell blocks) and
+        run `make(values)`, the call, with the cell filled around it; answer
+        None when no part threads a variable.
+
+        With `pair` the call is an actor's message to itself, answering
+        `{Result, State}`: the called method holds the actor's state while the
+        blocks run, so they may not assign fields (the state they would hand
+        back would lose the method's own changes, or the other way round)."""
         blocks = [p for p in parts if isinstance(p, ast.Block)]
         stored = [ctx.env[self.cell_key(p.name)] for p in parts
                   if isinstance(p, ast.Variable) and self.cell_key(p.name) in ctx.env]
         if not blocks and not stored:
             return None
-        w = self.gen.inliner.threaded(blocks, body, ctx, line_of(node)) if blocks else []
+        w = self.gen.inliner.threaded(blocks, body, ctx, line) if blocks else []
+        if pair:
+            field = first_field_assignment(blocks)
+            if field is not None:
+                raise GenError(
+                    f"cannot assign to field '{field.target.name}' inside a block given to a message "
+                    f"to self: the called method holds the actor's state while the block runs "
+                    f"(assign a method temporary in the block and store it in the field after the send)",
+                    field.target)
+            w = [n for n in w if n != STATE]
         for _, names in stored:
             w += [n for n in names if n not in w and n in ctx.env]
         if not w:
             return None
-        line = line_of(node)
         gen = self.gen
         gen.makes_funs = True
         key = body.bind(F.call("erlang", "make_ref", [], line), line, hint="Cell")
         captured = F.tuple_([ctx.env[n] for n in w], line)
         values = [self.cell_block(p, key, captured, w, body, ctx) if isinstance(p, ast.Block)
                   else gen.gen(p, body, ctx) for p in parts]
-        receiver, args = values[0], values[1:]
         body.add(F.call("erlang", "put", [key, F.tuple_([ctx.env[n] for n in w], line)], line))
         for skey, names in stored:
             body.add(F.call("erlang", "put", [skey, F.tuple_([ctx.env[n] for n in names], line)], line))
-        call = rt(R.SEND, [receiver, F.atom(selector, line), F.list_(args, None, line)], line)
+        call = make(values)
         c, e, st = (F.var(gen.fresh(h), line) for h in ("Cc", "Ce", "Cs"))
         handler = F.clause([(F.A("tuple"), line, [c, e, st])], [],
                            [F.call("erlang", "erase", [k], line) for k in [key] + [s for s, _ in stored]]
@@ -115,6 +135,8 @@ class Cells:
             ctx.env[name] = var
             if ctx.repl is not None and not ctx.in_block:
                 ctx.repl.note(name)
+        if pair:
+            return gen.threaded_state_call(result, body, ctx, line)
         return result
 
     def cell_block(self, block, key, captured, w, body, ctx):
@@ -145,3 +167,12 @@ def assigned_outer(block, ctx) -> list:
     if "self" in names and STATE in ctx.env:
         out.append(STATE)
     return out
+
+
+def first_field_assignment(blocks):
+    """The first `self.x := ...` anywhere inside `blocks`, or None."""
+    for block in blocks:
+        for sub in block.walk():
+            if isinstance(sub, ast.Assignment) and not isinstance(sub.target, ast.Variable):
+                return sub
+    return None

@@ -12,7 +12,7 @@ import sys
 
 from beamtalk_ws.syntax import SyntaxErrors, ast, parse
 
-from . import lint, stdlib
+from . import deep, lint, stdlib
 from .errors import CompileError
 from .forms import format_forms
 from .modules import compile_file
@@ -22,6 +22,13 @@ from .units import compile_repl_statements
 
 def semantic_pass(module: ast.Module, source: str, filename: str):
     """Extra pass for syntax.check.check_main: scope, then a dry-run of code generation."""
+    try:
+        return deep.run(_semantic_pass, module, source, filename, module, source, filename)
+    except CompileError as e:
+        return e.diagnostics
+
+
+def _semantic_pass(module: ast.Module, source: str, filename: str):
     diags = ScopeCheck(frozenset()).run(module.items)
     if diags:
         return diags
@@ -49,15 +56,20 @@ def emit_forms(path: str, out=None) -> int:
         return 2
     try:
         module = parse(source, path)
-        diags = semantic_pass(module, source, path)
-        if diags:
-            raise CompileError(diags, source, path)
-        if any(isinstance(i, ast.ClassDef) for i in module.items):
-            forms = compile_file(module, source, path).forms
-        else:
-            forms, _ = compile_repl_statements(module.items, frozenset(), source, path)
+        text = deep.run(_forms_text, module, source, path, module, source, path)
     except (SyntaxErrors, CompileError) as e:
         print(e.render(), file=out)
         return 1
-    print(format_forms(forms), file=out)
+    print(text, file=out)
     return 0
+
+
+def _forms_text(module, source, path) -> str:
+    diags = _semantic_pass(module, source, path)
+    if diags:
+        raise CompileError(diags, source, path)
+    if any(isinstance(i, ast.ClassDef) for i in module.items):
+        forms = compile_file(module, source, path).forms
+    else:
+        forms, _ = compile_repl_statements(module.items, frozenset(), source, path)
+    return format_forms(forms)

@@ -351,7 +351,7 @@ class ExprGen:
         selector = selector_of(node)
         recv_node = node.receiver
         if isinstance(recv_node, ast.Super):
-            return self.super_send(node, self.arguments(node, body, ctx), body, ctx)
+            return self.super_send(node, None, body, ctx)
         module = erlang_module(recv_node)
         if module is not None and selector not in PROXY_OWN_SELECTORS:
             # `Erlang lists reverse: x`: the proxy's call, without building the
@@ -363,6 +363,10 @@ class ExprGen:
         if selector == "respondsTo:" and not isinstance(node.arguments[0], ast.SymbolLit):
             raise GenError("respondsTo: expects a symbol literal", node.arguments[0])
         if is_self(recv_node) and ctx.method is not None and ctx.method.is_actor_instance:
+            celled = self.cells.call(argument_nodes(node), body, ctx, line, lambda values: self.self_send_form(
+                selector, values, ctx, line), pair=True)
+            if celled is not None:
+                return celled
             args = self.arguments(node, body, ctx)
             return self.actor_self_send(selector, args, body, ctx, line)
         self.check_instantiation(node, selector)
@@ -399,10 +403,12 @@ class ExprGen:
         if node.receiver.name in self.abstract_classes:
             raise GenError(f"Cannot instantiate abstract class `{node.receiver.name}`. Subclass it first.", node)
 
-    def actor_self_send(self, selector, args, body, ctx, line):
-        call = rt(R.ACTOR_SELF_SEND, [ctx.env["self"], ctx.env[STATE], F.atom(selector, line),
+    def self_send_form(self, selector, args, ctx, line):
+        return rt(R.ACTOR_SELF_SEND, [ctx.env["self"], ctx.env[STATE], F.atom(selector, line),
                                       F.list_(args, None, line)], line)
-        return self.threaded_state_call(call, body, ctx, line)
+
+    def actor_self_send(self, selector, args, body, ctx, line):
+        return self.threaded_state_call(self.self_send_form(selector, args, ctx, line), body, ctx, line)
 
     def threaded_state_call(self, call, body, ctx, line):
         """Bind `{Result, State1}` from an actor-style call; State1 becomes the state."""
@@ -415,18 +421,30 @@ class ExprGen:
         return result
 
     def super_send(self, node, args, body, ctx):
+        """`super sel ...`; `args` are generated here when None (literal
+        blocks among them may then thread variables through a cell)."""
         line = line_of(node)
         m = ctx.method
         if m is None:
             raise GenError("super can only be used inside a method body", node.receiver)
         selector = selector_of(node)
         defining = F.atom(m.class_name, line)
+
+        def form(values):
+            if m.is_actor_instance:
+                return rt(R.ACTOR_SUPER_SEND, [defining, ctx.env["self"], ctx.env[STATE],
+                                               F.atom(selector, line), F.list_(values, None, line)], line)
+            return rt(R.SUPER_SEND, [defining, ctx.env["self"],
+                                     F.atom(selector, line), F.list_(values, None, line)], line)
+
+        if args is None:
+            celled = self.cells.call(argument_nodes(node), body, ctx, line, form, pair=m.is_actor_instance)
+            if celled is not None:
+                return celled
+            args = self.arguments(node, body, ctx)
         if m.is_actor_instance:
-            call = rt(R.ACTOR_SUPER_SEND, [defining, ctx.env["self"], ctx.env[STATE],
-                                           F.atom(selector, line), F.list_(args, None, line)], line)
-            return self.threaded_state_call(call, body, ctx, line)
-        return body.bind(rt(R.SUPER_SEND, [defining, ctx.env["self"],
-                                           F.atom(selector, line), F.list_(args, None, line)], line), line)
+            return self.threaded_state_call(form(args), body, ctx, line)
+        return body.bind(form(args), line)
 
     def gen_Cascade(self, node, body, ctx):
         line = line_of(node)
@@ -437,6 +455,12 @@ class ExprGen:
         for msg in node.messages:
             if msg.selector and not (msg.selector[0].isalpha() or msg.selector[0] == "_"):
                 raise GenError(f"Binary selectors cannot be used in cascades (found {msg.selector})", msg)
+            celled = None if msg.selector in METHOD_BODY_ARGUMENT else self.cells.call(
+                list(msg.arguments), body, ctx, line,
+                self.cascade_form(msg.selector, receiver, ctx, line, actor_self), pair=actor_self)
+            if celled is not None:
+                value = celled
+                continue
             args = self.keyword_arguments(msg.selector, msg.arguments, body, ctx)
             if actor_self:
                 value = self.actor_self_send(msg.selector, args, body, ctx, line)
@@ -444,6 +468,12 @@ class ExprGen:
                 value = body.bind(rt(R.SEND, [receiver, F.atom(msg.selector, line),
                                               F.list_(args, None, line)], line), line)
         return value
+
+    def cascade_form(self, selector, receiver, ctx, line, actor_self):
+        """The call of one cascade message, given its argument values."""
+        if actor_self:
+            return lambda values: self.self_send_form(selector, values, ctx, line)
+        return lambda values: rt(R.SEND, [receiver, F.atom(selector, line), F.list_(values, None, line)], line)
 
     def gen_Match(self, node, body, ctx):
         line = line_of(node)
@@ -504,6 +534,15 @@ def selector_of(send) -> str:
     if isinstance(send, ast.BinarySend):
         return send.operator
     return send.selector
+
+
+def argument_nodes(send) -> list:
+    """The argument expressions of a send, in order."""
+    if isinstance(send, ast.UnarySend):
+        return []
+    if isinstance(send, ast.BinarySend):
+        return [send.argument]
+    return list(send.arguments)
 
 
 def is_self(node) -> bool:

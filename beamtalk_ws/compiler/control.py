@@ -301,6 +301,8 @@ class Inliner:
             bctx = ctx.fork()
             bctx.inlined = False  # a `^` inside must still unwind through the runtime
             bctx.in_block = True
+            # the thunk hands the actor state back with the other threaded names
+            bctx.threads_state = STATE in w
             b = body.child()
             params = []
             for p in block.parameters:

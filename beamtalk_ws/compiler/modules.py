@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from beamtalk_ws.syntax import ast
 
+from . import deep
 from . import forms as F
 from .classes import ClassGen, ClassTable
 from .codegen import ExprGen, GenError, line_of
@@ -61,6 +62,10 @@ def _merge_standalone(cdef: ast.ClassDef, extra: list) -> ast.ClassDef:
 def compile_file(module: ast.Module, source: str, filename: str, table: ClassTable | None = None,
                  module_for=module_name, stdlib: bool = False) -> CompiledClass:
     """The module for a file holding one class (and standalone methods of it)."""
+    return deep.run(_compile_file, module, source, filename, module, source, filename, table, module_for, stdlib)
+
+
+def _compile_file(module, source, filename, table, module_for, stdlib) -> CompiledClass:
     classes = [i for i in module.items if isinstance(i, ast.ClassDef)]
     others = [i for i in module.items if not isinstance(i, (ast.ClassDef, ast.StandaloneMethod, ast.Expect))]
     diags = []
