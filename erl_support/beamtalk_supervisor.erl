@@ -282,7 +282,10 @@ start_actor(Class, With) ->
         beamtalk_actor:initialize({beamtalk_object, Class, Mod, Pid}),
         {ok, Pid}
     catch C:R:S ->
-            {error, {actor_start_failed, Class, beamtalk_errors:format(beamtalk_errors:wrap(C, R, S))}}
+            Ex = beamtalk_errors:wrap(C, R, S),
+            {error, {actor_start_failed, Class,
+                     iolist_to_binary([atom_to_binary(maps:get(?CK, Ex), utf8), ": ",
+                                       beamtalk_exception:message_text(Ex)])}}
     end.
 
 %% @doc The Beamtalk reference of a running child: an actor record for an
@@ -307,6 +310,13 @@ reason_text(Reason) ->
     case Reason of
         {shutdown, {failed_to_start_child, Id, {actor_start_failed, _, Text}}} ->
             iolist_to_binary(["child ", beamtalk_print:print_string(Id), " failed to start: ", Text]);
+        {shutdown, {failed_to_start_child, Id, {'EXIT', {undef, [{M, F, A, _} | _]}}}} ->
+            iolist_to_binary(["child ", beamtalk_print:print_string(Id), " failed to start: ",
+                              io_lib:format("~ts:~ts/~b is undefined (is ~ts on the code path?)",
+                                            [M, F, length(A), M])]);
+        {shutdown, {failed_to_start_child, Id, {'EXIT', {R, _Stack}}}} ->
+            iolist_to_binary(["child ", beamtalk_print:print_string(Id), " failed to start: ",
+                              io_lib:format("~tp", [R])]);
         {shutdown, {failed_to_start_child, Id, R}} ->
             iolist_to_binary(["child ", beamtalk_print:print_string(Id), " failed to start: ",
                               io_lib:format("~tp", [R])]);
