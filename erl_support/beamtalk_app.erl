@@ -21,7 +21,7 @@
 -behaviour(application).
 -behaviour(supervisor).
 
--export([start/2, stop/1, init/1, run_start/1]).
+-export([start/2, stop/1, init/1, run_start/2]).
 
 start(_Type, runtime) ->
     ok = beamtalk_bootstrap:boot(),
@@ -85,7 +85,7 @@ init({package, App}) ->
           end,
     Start = case application:get_env(App, start_class) of
                 {ok, StartClass} ->
-                    [#{id => '$start', start => {?MODULE, run_start, [StartClass]},
+                    [#{id => '$start', start => {?MODULE, run_start, [App, StartClass]},
                        restart => temporary, type => worker, modules => [?MODULE]}];
                 undefined -> []
             end,
@@ -95,11 +95,14 @@ init({package, App}) ->
 %% application's supervisor, after the top supervisor's children are up, and
 %% leaves no process behind (`ignore`); an error fails the application's
 %% start with the Beamtalk message.
-run_start(Class) ->
+run_start(App, Class) ->
     try beamtalk_send:send(beamtalk_class:class_object(Class), start, []) of
         _ -> ignore
     catch C:R:S ->
-            Text = beamtalk_errors:format(beamtalk_errors:wrap(C, R, S)),
-            io:put_chars(standard_error, [atom_to_binary(Class, utf8), " start failed: ", Text, "\n"]),
+            Ex = beamtalk_errors:wrap(C, R, S),
+            Text = iolist_to_binary([atom_to_binary(maps:get('$beamtalk_class', Ex), utf8), ": ",
+                                     beamtalk_exception:message_text(Ex)]),
+            io:put_chars(standard_error, [atom_to_binary(App, utf8), ": ", atom_to_binary(Class, utf8),
+                                          " start failed: ", Text, "\n"]),
             {error, {start_failed, Class, Text}}
     end.
