@@ -23,7 +23,7 @@
 -module(beamtalk_actor).
 -behaviour(gen_server).
 
--export([spawn/2, send/3, call/3, call/4, start_link/2, stop/1, kill/1,
+-export([spawn/2, initial_state/3, initialize/1, send/3, call/3, call/4, start_link/2, stop/1, kill/1,
          is_alive/1, stop_self/0, call_timeout/0, set_call_timeout/1,
          upgrade/1, fields_of/1]).
 -export([init/1, handle_call/3, handle_cast/2, handle_info/2, terminate/2,
@@ -39,6 +39,16 @@
 %% @doc `C spawn` / `C spawnWith: overrides`: start the actor, run
 %% `initialize` (if the class chain defines it) before answering.
 spawn(ClassName, Overrides) ->
+    {Mod, State1} = initial_state(ClassName, Overrides, spawn),
+    {ok, Pid} = supervisor:start_child(beamtalk_actor_sup, [{ClassName, Mod}, State1]),
+    Obj = {beamtalk_object, ClassName, Mod, Pid},
+    initialize(Obj),
+    Obj.
+
+%% @doc The checked class module and initial state of a new actor of
+%% ClassName (field defaults, then Overrides): what `spawn` starts, and what
+%% a supervisor restarts an actor child with (beamtalk_supervisor).
+initial_state(ClassName, Overrides, Sel) ->
     Info = case beamtalk_class:class_info(ClassName) of
                undefined -> beamtalk_class:not_found(ClassName);
                I -> I
@@ -47,13 +57,15 @@ spawn(ClassName, Overrides) ->
         #{kind := actor, abstract := false} -> ok;
         #{kind := actor} ->
             beamtalk_exception:raise(
-              instantiation_error, ClassName, spawn,
-              iolist_to_binary(["Cannot call 'spawn' on ", atom_to_binary(ClassName, utf8)]),
+              instantiation_error, ClassName, Sel,
+              iolist_to_binary(["Cannot call '", atom_to_binary(Sel, utf8), "' on ",
+                                atom_to_binary(ClassName, utf8)]),
               <<"Abstract classes cannot be instantiated. Subclass it first.">>);
         _ ->
             beamtalk_exception:raise(
-              instantiation_error, ClassName, spawn,
-              iolist_to_binary(["Cannot call 'spawn' on ", atom_to_binary(ClassName, utf8)]),
+              instantiation_error, ClassName, Sel,
+              iolist_to_binary(["Cannot call '", atom_to_binary(Sel, utf8), "' on ",
+                                atom_to_binary(ClassName, utf8)]),
               <<"Only Actor subclasses can be spawned; use new instead">>)
     end,
     is_map(Overrides) andalso not maps:is_key(?CK, Overrides) orelse
@@ -63,9 +75,11 @@ spawn(ClassName, Overrides) ->
     Mod = case Mod0 of undefined -> ?MODULE; _ -> Mod0 end,
     State0 = maps:from_list([{N, F()} || {N, F} <- Fields]),
     State = maps:merge(State0, Overrides),
-    State1 = State#{?CK => ClassName, '__class_mod__' => Mod, '__version__' => Version},
-    {ok, Pid} = supervisor:start_child(beamtalk_actor_sup, [{ClassName, Mod}, State1]),
-    Obj = {beamtalk_object, ClassName, Mod, Pid},
+    {Mod, State#{?CK => ClassName, '__class_mod__' => Mod, '__version__' => Version}}.
+
+%% @doc Run `initialize` (if the class chain defines it) on a started actor;
+%% a failure kills the actor and is raised in the caller.
+initialize({beamtalk_object, ClassName, _, Pid} = Obj) ->
     case maps:is_key(initialize, beamtalk_class:instance_methods(ClassName)) of
         true ->
             try call(Obj, initialize, [])
@@ -74,8 +88,7 @@ spawn(ClassName, Overrides) ->
                     erlang:raise(C, R, S)
             end;
         false -> ok
-    end,
-    Obj.
+    end.
 
 start_link(ClassAndMod, State) ->
     gen_server:start_link(?MODULE, {ClassAndMod, State}, []).

@@ -2,7 +2,11 @@
 %% proxy; its class side does nothing else.
 -module(beamtalk_prim_erlang).
 
--export(['class doesNotUnderstand:args:'/3, 'class printString'/1]).
+-export(['class doesNotUnderstand:args:'/3, 'class printString'/1, 'class childSpec:'/2]).
+
+%% @doc `Erlang childSpec: #{...}`: a checked OTP child spec for a Beamtalk
+%% supervisor (seed ADR 0028 §5; beamtalk_supervisor).
+'class childSpec:'(_Cls, Spec) -> beamtalk_supervisor:check_erlang_spec(Spec).
 
 'class doesNotUnderstand:args:'(_Cls, Module, []) ->
     beamtalk_erlang:proxy(Module);

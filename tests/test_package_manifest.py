@@ -142,7 +142,8 @@ def test_app_text_quotes_what_erlang_needs():
     assert "{modules, ['bt@my_counter@counter', 'bt@my_counter@main']}" in text
     assert "{'bt@my_counter@counter', 'Counter', 'Actor'}" in text
     assert "{'bt@my_counter@main', 'Main', nil}" in text
-    assert "{applications, [kernel, stdlib, beamtalk_runtime]}" in text
+    assert "{applications, [kernel, stdlib, beamtalk_runtime, beamtalk_stdlib]}" in text
+    assert "{mod, {beamtalk_app, {package, my_counter}}}" in text
     assert build.atom("when") == "'when'" and build.atom("main") == "main"
 
 

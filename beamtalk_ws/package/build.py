@@ -23,6 +23,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import otp
 from .manifest import MANIFEST, Manifest, PackageError
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
@@ -72,6 +73,7 @@ def compile_sources(files: list[Path]):
 
     result = LoadPlan()
     parsed = parse_files(files, result)
+    _refuse_duplicate_classes(parsed)
     if outside_superclasses(parsed):
         std = []
         for f in stdlib.sources():
@@ -83,6 +85,56 @@ def compile_sources(files: list[Path]):
         table = ClassTable()
     supers = {i.name: i.superclass for _, _, m in parsed for i in m.items if hasattr(i, "superclass")}
     return compile_parsed(parsed, table, result), supers
+
+
+def _refuse_duplicate_classes(parsed) -> None:
+    """Two files defining one class would give one module per file and one
+    class on the node, whichever loaded last: refuse the build instead."""
+    from beamtalk_ws.syntax import ast
+
+    where: dict[str, list] = {}
+    for f, _source, module in parsed:
+        for item in module.items:
+            if isinstance(item, ast.ClassDef):
+                where.setdefault(item.name, []).append(f)
+    dups = {name: fs for name, fs in where.items() if len(fs) > 1}
+    if dups:
+        raise PackageError("\n".join(
+            f"Class {name} is defined in {len(fs)} files: {', '.join(_rel(f) for f in fs)}"
+            for name, fs in sorted(dups.items()))
+            + "\n  Hint: a class has one file; rename one of the classes or delete one of the files")
+
+
+def _rel(f: Path) -> str:
+    try:
+        return f.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(f)
+
+
+def _role_classes(m: Manifest, modules: list) -> tuple[str | None, str | None]:
+    """The classes of the manifest's `start` and `supervisor` files (an
+    application's `{mod, ...}` runs them); raises PackageError."""
+    by_file = {f.resolve(): name for f, _mod, name, _sup in modules}
+    supers = {name: sup for _f, _mod, name, sup in modules}
+    start = by_file.get(m.start_file.resolve()) if m.start else None
+    if m.start and start is None:
+        raise PackageError(f"{MANIFEST}: start = \"{m.start}\" but {_rel(m.start_file)} "
+                           f"{'defines no class' if m.start_file.is_file() else 'does not exist'}")
+    sup = None
+    if m.supervisor:
+        sup = by_file.get(m.supervisor_file.resolve())
+        if sup is None:
+            raise PackageError(f"{MANIFEST}: supervisor = \"{m.supervisor}\" but {_rel(m.supervisor_file)} "
+                               f"{'defines no class' if m.supervisor_file.is_file() else 'does not exist'}")
+        chain, c = [], sup
+        while c in supers and c not in chain:
+            chain.append(c)
+            c = supers[c]
+        if c != "Supervisor":
+            raise PackageError(f"{MANIFEST}: supervisor = \"{m.supervisor}\" names {sup}, which is not a "
+                               f"Supervisor subclass\n  Hint: write Supervisor subclass: {sup}")
+    return start, sup
 
 
 def build(m: Manifest, *, force: bool = False, log=None) -> BuildResult:
@@ -101,12 +153,15 @@ def build(m: Manifest, *, force: bool = False, log=None) -> BuildResult:
         if recorded is not None and all((out / f"{mod}.beam").is_file() for _, mod, _, _ in recorded):
             result.modules = recorded
             result.up_to_date = True
+            otp.write_libs(m.lib)
             say(f"Up to date: {_n(len(recorded), 'module')} in {_shown(out, m.root)}")
             return result
     if not _compile_into(result, files, f"bt@{m.name}@", lambda f: f.relative_to(m.src).as_posix(), say):
         return result
+    start, sup = _role_classes(m, result.modules)
     say(f"  Generating {m.name}.app")
-    (out / f"{m.name}.app").write_text(app_text(m, result.modules), encoding="utf-8")
+    (out / f"{m.name}.app").write_text(app_text(m, result.modules, start, sup), encoding="utf-8")
+    otp.write_libs(m.lib)
     stamp.write_text(key + "\n" + "".join(f"{mod} {name} {sup or ''} {f.relative_to(m.root).as_posix()}\n"
                                           for f, mod, name, sup in result.modules), encoding="utf-8")
     say(f"Build complete: {_n(len(result.modules), 'module')} in {_shown(out, m.root)}")
@@ -221,8 +276,10 @@ def string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def app_text(m: Manifest, modules: list) -> str:
-    """`{application, Name, [...]}.` for the built modules (seed §3)."""
+def app_text(m: Manifest, modules: list, start_class: str | None = None, supervisor: str | None = None) -> str:
+    """`{application, Name, [...]}.` for the built modules (seed §3); its
+    `{mod, ...}` (beamtalk_app) registers the classes and, for an
+    application, starts the top supervisor and runs the start class."""
     mods = ", ".join(atom(mod) for _, mod, _, _ in modules)
     classes = ",\n            ".join(f"{{{atom(mod)}, {atom(name)}, {atom(sup) if sup else 'nil'}}}"
                                      for _, mod, name, sup in modules)
@@ -233,10 +290,13 @@ def app_text(m: Manifest, modules: list) -> str:
         f"    {{vsn, {string(m.version)}}},\n"
         f"    {{modules, [{mods}]}},\n"
         f"    {{registered, []}},\n"
-        f"    {{applications, [kernel, stdlib, beamtalk_runtime]}},\n"
+        f"    {{applications, [kernel, stdlib, {otp.RUNTIME}, {otp.STDLIB}]}},\n"
+        f"    {{mod, {{beamtalk_app, {{package, {atom(m.name)}}}}}}},\n"
         f"    {{licenses, [{licenses}]}},\n"
         f"    {{env, [\n"
         f"        {{classes, [\n            {classes}\n        ]}}"
         + (f",\n        {{start, {atom(m.start)}}}" if m.start else "")
+        + (f",\n        {{start_class, {atom(start_class)}}}" if start_class else "")
+        + (f",\n        {{supervisor, {atom(supervisor)}}}" if supervisor else "")
         + "\n    ]}\n]}.\n"
     )

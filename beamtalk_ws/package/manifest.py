@@ -36,7 +36,7 @@ OTP_APPLICATIONS = frozenset("""
 _NAME_OK = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
 _SEMVER = re.compile(r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?\Z")
 _START_OK = re.compile(r"[a-z][a-z0-9_]*(?:/[a-z][a-z0-9_]*)*\Z")
-_PACKAGE_KEYS = {"name", "version", "description", "licenses", "start",
+_PACKAGE_KEYS = {"name", "version", "description", "licenses", "start", "supervisor",
                  "repository", "links", "target", "beamtalk"}
 _TOP_KEYS = {"package", "dependencies", "dev-dependencies", "run"}
 
@@ -88,6 +88,9 @@ class Manifest:
     #: package's workspace (spec/repl.md §2)
     run_entry: str | None = None
     warnings: tuple = field(default=(), compare=False)
+    #: `supervisor = "app_sup"`: the file of src/ whose Supervisor subclass
+    #: the OTP application starts as its top supervisor
+    supervisor: str | None = None
 
     @property
     def src(self) -> Path:
@@ -104,6 +107,15 @@ class Manifest:
     @property
     def start_file(self) -> Path | None:
         return self.src / (self.start + ".bt") if self.start else None
+
+    @property
+    def supervisor_file(self) -> Path | None:
+        return self.src / (self.supervisor + ".bt") if self.supervisor else None
+
+    @property
+    def lib(self) -> Path:
+        """rebar3's `_build/dev/lib`: the runtime and stdlib applications."""
+        return self.root / "_build" / "dev" / "lib"
 
 
 def find_root(start: Path | None = None) -> Path | None:
@@ -209,6 +221,10 @@ def parse(text: str, path: Path) -> Manifest:
     if start is not None and (not isinstance(start, str) or not _START_OK.match(start)):
         raise bad("start", f"start {start!r} is not the name of a file in src/",
                   hint='start = "main" names src/main.bt, whose class has a class-side start method')
+    supervisor = pkg.get("supervisor")
+    if supervisor is not None and (not isinstance(supervisor, str) or not _START_OK.match(supervisor)):
+        raise bad("supervisor", f"supervisor {supervisor!r} is not the name of a file in src/",
+                  hint='supervisor = "app_sup" names src/app_sup.bt, which defines a Supervisor subclass')
     run = data.get("run", {})
     if not isinstance(run, dict):
         raise _error(path, text, *_locate(text, "", "run"), "run must be a table",
@@ -225,4 +241,4 @@ def parse(text: str, path: Path) -> Manifest:
     if deps:
         warnings.append(f"{path}: [dependencies] are not supported yet (ignored)")
     return Manifest(path.parent.resolve(), name, version, description, tuple(licenses), start,
-                    entry.strip() if entry else None, tuple(warnings))
+                    entry.strip() if entry else None, tuple(warnings), supervisor)
