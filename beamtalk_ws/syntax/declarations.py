@@ -89,8 +89,13 @@ class DeclarationParser(LiteralParser):
 
     def pattern_end(self, j: int) -> int:
         """If a method pattern (plus optional ``-> Type``) followed by ``=>``
-        starts at token j, return the index of the ``=>``; else -1."""
+        starts at token j, return the index of the ``=>``; else -1.
+
+        A method header is one line: ``at: k`` ⏎ ``put: v =>`` is the end of
+        a keyword message followed by the header ``put: v =>``, never the
+        header ``at:put:``."""
         K = self.K
+        start = j
         k = K[j]
         if k == K_IDENT:
             j += 1
@@ -109,7 +114,9 @@ class DeclarationParser(LiteralParser):
             j = self.skip_type(j + 1)
             if j < 0:
                 return -1
-        return j if K[j] == K_FATARROW else -1
+        if K[j] != K_FATARROW or True in self.NL[start + 1 : j + 1]:
+            return -1
+        return j
 
     def method_def_at(self, i: int) -> int:
         """If a method definition (``{sealed|class} pattern [-> T] =>``)
@@ -123,7 +130,7 @@ class DeclarationParser(LiteralParser):
         V = self.V
         j = i
         mods = []
-        while K[j] == K_IDENT and (V[j] == "sealed" or V[j] == "class"):
+        while K[j] == K_IDENT and (V[j] == "sealed" or V[j] == "class") and not self.NL[j + 1]:
             mods.append(j)
             j += 1
         # try with all modifier words, then fewer (``class => …`` is a

@@ -121,11 +121,16 @@ class ExpressionParser(Cursor):
             self.i = i + 2
             j = self.i
             if K[j] == K_IDENT and K[j + 1] == K_ASSIGN:  # a := b := …
+                # depth counts the nesting; base moves with it because the
+                # value is still at statement level for the method-boundary
+                # rules (a method header on the next line ends it)
                 self.depth += 1
+                self.base += 1
                 if self.depth > MAX_NESTING:
                     self.nesting_error()
                 value = self.parse_assignment()
                 self.depth -= 1
+                self.base -= 1
             else:
                 value = self.parse_assignment()
             return _tnew(_Assignment, (lhs, value, lhs[-3], self.E[self.i - 1], self.T))
@@ -139,10 +144,12 @@ class ExpressionParser(Cursor):
                 self.error("Assignment target must be an identifier or field access", span=lhs.span)
             self.i += 1
             self.depth += 1
+            self.base += 1  # statement level still (see the fast path above)
             if self.depth > MAX_NESTING:
                 self.nesting_error()
             value = self.parse_assignment()
             self.depth -= 1
+            self.base -= 1
             return _tnew(_Assignment, (lhs, value, lhs[-3], self.E[self.i - 1], self.T))
         return lhs
 
