@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Optional
 
 from . import ast as A
+from . import teaching
 from .ast import Span
 from .diagnostics import Diagnostic
 
@@ -131,6 +132,11 @@ _LITERAL_KINDS = {K_INT: _IntegerLit, K_FLOAT: _FloatLit, K_STRING: _StringLit, 
 _OPENERS = (K_LPAREN, K_LBRACKET, K_LBRACE, K_HASH_PAREN, K_HASH_BRACKET, K_HASH_BRACE, K_STR_START)
 _CLOSERS = (K_RPAREN, K_RBRACKET, K_RBRACE, K_STR_END)
 
+#: token kinds that can end an expression (a ``,`` after one is infix)
+_VALUE_ENDS = frozenset(
+    (K_IDENT, K_INT, K_FLOAT, K_STRING, K_SYMBOL, K_CHAR, K_RPAREN, K_RBRACKET, K_RBRACE, K_STR_END)
+)
+
 TEMPORARIES_HINT = (
     "Beamtalk has no temporaries declaration (| a b |): local variables are introduced by assignment"
 )
@@ -230,9 +236,25 @@ class Cursor:
             if K[j] == K_EOF:
                 self.error("Unexpected end of input: expected expression", j)
             self.error(f"Unexpected token: expected expression, found {self.tok_text(j)}", j)
+        self.teach_comma(i)
+        if K[i] == K_KEYWORD and self.NL[i] and i > 0:
+            # spec §3.1: the first keyword of a message must be on its
+            # receiver's line; say so (the seeds write builders this way)
+            message, hint = teaching.keyword_starts_line(
+                self.source, self.E[i - 1], self.S[i], K[i - 1] in (K_PERIOD, K_BANG)
+            )
+            self.error(message, i, hint)
         hint = TEMPORARIES_HINT if K[i] == K_PIPE else None
         text = "}" if K[i] in (K_STR_SEG, K_STR_END) else self.tok_text(i)
         self.error(f"Unexpected token: expected expression, found {text}", i, hint)
+
+    def teach_comma(self, i: int) -> None:
+        """Token i is a ``,`` between two expressions where no literal
+        takes it as a separator: raise "concatenate with ++"."""
+        K = self.K
+        if K[i] == K_BINOP and self.V[i] == "," and i > 0 and K[i - 1] in _VALUE_ENDS:
+            message, hint = teaching.comma_operator(self.source, self.S[i], self.E[i])
+            self.error(message, i, hint)
 
     def lex_error(self, i: int):
         err: LexError = self.V[i]
@@ -296,5 +318,6 @@ class Cursor:
         i = self.i
         if self.K[i] == K_ERROR:
             self.lex_error(i)
+        self.teach_comma(i)
         self.error(message, i)
 

@@ -485,6 +485,7 @@ class DeclarationParser(LiteralParser):
                 if self.body_ends_at(i):
                     break
                 if not sep and not self.NL[i] and not isinstance(st, A.Expect):
+                    self.teach_comma(i)  # ``a , b`` is no second statement
                     break  # two statements on one line: the body ends
         finally:
             self.in_class, self.base, self.in_method = saved

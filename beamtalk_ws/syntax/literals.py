@@ -73,6 +73,7 @@ class LiteralParser(ExpressionParser):
                 break
             if k == K_ERROR:
                 self.lex_error(self.i)
+            self.teach_comma(self.i)
             self.error(
                 f"Unexpected token in string interpolation: expected '}}', found {self.describe(self.i)}",
                 hint="an interpolation holds one expression without cascade, assignment or '^'",

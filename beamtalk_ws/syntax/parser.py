@@ -32,7 +32,9 @@ This module keeps the public names (``Parser``, ``ParseError``,
 from __future__ import annotations
 
 import gc
+from typing import Optional
 
+from . import teaching
 from .cursor import (  # noqa: F401  (public names)
     _tnew,
     A,
@@ -76,6 +78,8 @@ class Parser(DeclarationParser):
                     if self.standalone_at(start):
                         items.append(self.parse_standalone())
                         continue
+                    if self.method_def_at(start) >= 0:  # ``start =>`` outside a class
+                        raise ParseError(self.method_outside_class(start), 0)
                 st = self.parse_statement()
                 k = K[self.i]
                 if k == K_PERIOD:
@@ -85,11 +89,48 @@ class Parser(DeclarationParser):
                     self.i += 1
                 items.append(st)
             except ParseError as e:
-                self.add(e.diag)
+                self.add(self.method_outside_class(start) or self.class_item_expected(start, items) or e.diag)
                 self.depth = 0
                 self.in_class = self.in_method = False
                 self.recover(start, e.depth)
         return _tnew(A.Module, (tuple(items), 0, len(self.source), self.T))
+
+    def method_outside_class(self, start: int) -> Optional[Diagnostic]:
+        """A statement that failed to parse because it is a method header
+        (``start =>`` as the seed writes ``src/app.bt``): say where methods
+        go instead of "expected expression, found =>"."""
+        p = self.method_def_at(start)
+        if p < 0:
+            return None
+        arrow = self.pattern_end(p)
+        header = self.source[self.S[start] : self.E[arrow]]
+        pattern = self.source[self.S[p] : self.E[arrow]]
+        selector = self.parse_pattern_at(p)
+        message, hint = teaching.method_outside_class(selector, header, pattern, self.filename)
+        return self.make_diag(message, span=self.span(start, arrow), hint=hint)
+
+    def class_item_expected(self, start: int, items: list) -> Optional[Diagnostic]:
+        """An indented keyword line that ended a class body (``x: v [ … ]``
+        as some docs write methods): it was meant as a class-body item."""
+        if not (self.K[start] == K_KEYWORD and self.NL[start] and not self.at_col1(start)):
+            return None
+        if not items or not isinstance(items[-1], A.ClassDef) or items[-1].span.end != self.E[start - 1]:
+            return None
+        return self.make_diag(
+            "Expected a method definition (pattern => body), state: or classState: in the class body",
+            start,
+            hint="a method is written `pattern => body` (there are no method brackets [ … ]); "
+            "a keyword message cannot start a line",
+        )
+
+    def parse_pattern_at(self, p: int) -> str:
+        """The selector of the method pattern at token p."""
+        saved = self.i
+        self.i = p
+        try:
+            return self.parse_pattern_def()[0]
+        finally:
+            self.i = saved
 
     def maybe_declaration(self, i: int) -> bool:
         """Cheap pre-check (token i is an identifier): could a class header,
@@ -126,6 +167,8 @@ def parse_source(source: str, filename: str = "<input>"):
                 Diagnostic("Expression nesting is too deep", Span(0, min(1, len(source)), 1, 1))
             )
             module = None
+        if module is not None and "Method:" in source:  # addMethod: … body: …
+            p.diags.extend(teaching.builder_block_self(module, source))
         return module, p.diags
     finally:
         if gc_was_enabled:
