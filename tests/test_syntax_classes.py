@@ -324,7 +324,7 @@ def test_temporaries_in_method_body_are_an_error():
 def test_method_brackets_from_docs_do_not_exist():
     # `x: v [ ... ]` (no =>) is not a method: the class body ends there
     assert errors("Object subclass: A\n  x: v [ self.x := v ]")[0] == (
-        "Unexpected token: expected expression, found x:"
+        "Expected a method definition (pattern => body), state: or classState: in the class body"
     )
 
 
@@ -391,7 +391,7 @@ def test_primitive_in_block_inside_method_is_allowed():
 
 
 def test_primitive_single_quotes_rejected():
-    assert "single-quoted strings are no longer supported, use double quotes" in errors(
+    assert 'strings use double quotes: "+"' in errors(
         "Object subclass: A\n  + other => @primitive '+'"
     )
 

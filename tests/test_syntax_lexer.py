@@ -197,11 +197,14 @@ def test_unterminated_string_message_contains_text():
     assert '"hello' in tokenize('"hello')[0].value.message
 
 
-@pytest.mark.parametrize("src", ["'hello'", "'it''s'", "'unterminated"])
-def test_single_quoted_strings_are_rejected(src):
+@pytest.mark.parametrize(
+    "src,shown", [("'hello'", '"hello"'), ("'it''s'", '"it\'s"'), ("'unterminated", '"unterminated"'), ("'say \"hi\"'", '"say ""hi"""')]
+)
+def test_single_quoted_strings_are_rejected(src, shown):
     t = tokenize(src)[0]
     assert t.kind == "error"
-    assert t.value.message == "single-quoted strings are no longer supported, use double quotes"
+    assert t.value.message == "strings use double quotes: " + shown
+    assert "single quotes are not strings" in t.value.hint
 
 
 # ----------------------------------------------------------------- §2.4 characters

@@ -344,7 +344,7 @@ def test_newline_rules(src, expected):
 @pytest.mark.parametrize(
     "src,msg",
     [
-        ('x > 0\n  ifTrue: ["pos"]', "Unexpected token: expected expression, found ifTrue:"),
+        ('x > 0\n  ifTrue: ["pos"]', "a keyword message cannot start a line: join it to the line above"),
         ("(foo\nbar)", "Expected ')' to close parentheses"),
         ("[3 -2]", "Expected ']' to close block"),
         ("[x-1]", "Expected ']' to close block"),
@@ -442,7 +442,7 @@ WORKED_ERRORS = [
     ("a << b", "Unexpected token: expected expression, found <<"),
     ("a ==> b", "Unexpected token: expected expression, found ==>"),
     ("a \\\\ b", "Unexpected token: expected expression, found \\\\"),
-    ("'hello'", "single-quoted strings are no longer supported, use double quotes"),
+    ("'hello'", 'strings use double quotes: "hello"'),
     ("x := 99999999999999999999", "Invalid integer: 99999999999999999999"),
 ]
 

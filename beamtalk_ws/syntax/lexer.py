@@ -29,6 +29,7 @@ import re
 from typing import NamedTuple, Optional
 
 from .ast import LineTable, Span
+from .teaching import single_quoted
 
 # ----------------------------------------------------------------- kinds
 
@@ -72,7 +73,6 @@ INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 
 EMPTY_INTERPOLATION = "empty interpolation {} is not allowed, use \\{ for literal brace"
-SINGLE_QUOTED = "single-quoted strings are no longer supported, use double quotes"
 
 
 class LexError(NamedTuple):
@@ -359,7 +359,7 @@ def _rare_text(g: str, text: str):
             return K_ERROR, LexError("Unexpected '@': expected @primitive, @intrinsic or @expect")
         return K_ERROR, LexError(f"Unknown directive '{text}'", "directives are @primitive, @intrinsic and @expect")
     if g == "squote":
-        return K_ERROR, LexError(SINGLE_QUOTED)
+        return K_ERROR, LexError(*single_quoted(text))
     # other (a lone '$' is context dependent: not handled here)
     if text == "#":
         return K_ERROR, LexError(

@@ -1,0 +1,513 @@
+"""Declarations (spec/syntax.md §7): class definitions and their bodies,
+``state:`` / ``classState:``, methods, standalone ``Class >> sel =>``
+methods, and the look-ahead that recognises a method header (§7.3) and the
+end of a method body (§7.4)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .cursor import (
+    _ClassDef,
+    _MethodDef,
+    _StandaloneMethod,
+    _StateDecl,
+    _tnew,
+    A,
+    CLASS_MODIFIERS,
+    K_BANG,
+    K_BINOP,
+    K_COLON,
+    K_EOF,
+    K_ERROR,
+    K_EXPECT,
+    K_FATARROW,
+    K_IDENT,
+    K_KEYWORD,
+    K_PERIOD,
+    K_PIPE,
+    Optional,
+    ParseError,
+)
+from .literals import LiteralParser
+
+
+class DeclarationParser(LiteralParser):
+    """Classes, methods and their boundaries."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------ classes
+    def class_header_at(self, i: int) -> int:
+        """If a class definition starts at token i, return the index of its
+        superclass name token, else -1.  ``[modifiers] Ident subclass:``."""
+        K = self.K
+        V = self.V
+        j = i
+        while True:
+            if K[j] == K_IDENT and K[j + 1] == K_KEYWORD and V[j + 1] == "subclass:":
+                return j
+            if K[j] == K_IDENT and V[j] in CLASS_MODIFIERS:
+                j += 1
+                continue
+            return -1
+
+    def standalone_at(self, i: int) -> bool:
+        """``ClassName [class] >> pattern =>`` at token i?"""
+        K = self.K
+        V = self.V
+        if K[i] != K_IDENT or not self.is_upper(V[i]):
+            return False
+        j = i + 1
+        if K[j] == K_IDENT and V[j] == "class":
+            j += 1
+        if not (K[j] == K_BINOP and V[j] == ">>"):
+            return False
+        return self.pattern_end(j + 1) >= 0
+
+    def skip_type(self, j: int) -> int:
+        K = self.K
+        if K[j] != K_IDENT:
+            return -1
+        j += 1
+        while K[j] == K_PIPE and K[j + 1] == K_IDENT:
+            j += 2
+        return j
+
+    def skip_param(self, j: int) -> int:
+        """A method parameter with an optional type (`x`, `x : T`, `x: T`)
+        starting at token j: the index after it, or -1."""
+        K = self.K
+        if K[j] == K_IDENT:
+            j += 1
+            if K[j] == K_COLON:
+                return self.skip_type(j + 1)
+            return j
+        if K[j] == K_KEYWORD:
+            return self.skip_type(j + 1)
+        return -1
+
+    def pattern_end(self, j: int) -> int:
+        """If a method pattern (plus optional ``-> Type``) followed by ``=>``
+        starts at token j, return the index of the ``=>``; else -1.
+
+        A method header is one line: ``at: k`` ⏎ ``put: v =>`` is the end of
+        a keyword message followed by the header ``put: v =>``, never the
+        header ``at:put:``."""
+        K = self.K
+        start = j
+        k = K[j]
+        if k == K_IDENT:
+            j += 1
+        elif k == K_BINOP:
+            j = self.skip_param(j + 1)
+            if j < 0:
+                return -1
+        elif k == K_KEYWORD:
+            while K[j] == K_KEYWORD:
+                j = self.skip_param(j + 1)
+                if j < 0:
+                    return -1
+        else:
+            return -1
+        if K[j] == K_BINOP and self.V[j] == "->":
+            j = self.skip_type(j + 1)
+            if j < 0:
+                return -1
+        if K[j] != K_FATARROW or True in self.NL[start + 1 : j + 1]:
+            return -1
+        return j
+
+    def method_def_at(self, i: int) -> int:
+        """If a method definition (``{sealed|class} pattern [-> T] =>``)
+        starts at token i, return the index where its pattern starts (after
+        the modifier words), else -1.  Memoised: the end of a method body
+        and the class-body loop ask about the same token."""
+        p = self.defs.get(i)
+        if p is not None:
+            return p
+        K = self.K
+        V = self.V
+        j = i
+        mods = []
+        while K[j] == K_IDENT and (V[j] == "sealed" or V[j] == "class") and not self.NL[j + 1]:
+            mods.append(j)
+            j += 1
+        # try with all modifier words, then fewer (``class => …`` is a
+        # method named class)
+        while self.pattern_end(j) < 0:
+            if not mods:
+                j = -1
+                break
+            j = mods.pop()
+        self.defs[i] = j
+        return j
+
+    def binary_method_at(self, i: int) -> bool:
+        """``binop param [: T] =>`` at token i (used to stop binary
+        continuation lines in class bodies)."""
+        return self.method_def_at(i) >= 0  # = pattern_end(i) >= 0 at a binop
+
+    def doc_before(self, i: int) -> Optional[str]:
+        """The doc comment (consecutive ``///`` lines) in the leading trivia of
+        token i, or None.  A blank line, a ``//`` comment or a block comment
+        between doc lines restarts the collection (spec §1)."""
+        src = self.source
+        a = self.toks.trivia_start(i)
+        b = self.S[i]
+        if src.find("///", a, b) < 0:
+            return None
+        lines = src[a:b].split("\n")
+        last = len(lines) - 1
+        if last == 0:
+            return None  # same line as the previous token
+        run: list = []
+        # lines[0] is the rest of the previous token's line (its trailing
+        # trivia) unless the trivia starts a line; lines[last] is the
+        # indentation of the token's own line
+        start = 0 if (a == 0 or src[a - 1] == "\n") else 1
+        for k in range(start, last):
+            line = lines[k].lstrip(" \t")
+            if line.startswith("///") and not line.startswith("////"):
+                body = line[3:].rstrip("\r")
+                run.append(body[1:] if body.startswith(" ") else body)
+            else:
+                run = []  # blank line, // comment, block comment
+        if lines[last].strip(" \t\r"):
+            return None  # a block comment between the docs and the token
+        return "\n".join(run) if run else None
+
+    def parse_class(self, j: int):
+        K = self.K
+        V = self.V
+        start = self.i
+        doc = self.doc_before(start)
+        modifiers = tuple(V[k] for k in range(start, j))
+        superclass = V[j]
+        if superclass == "nil":
+            superclass = None
+        self.i = j + 2
+        if K[self.i] != K_IDENT:
+            if K[self.i] == K_ERROR:
+                self.lex_error(self.i)
+            self.error(
+                "Expected class name",
+                self.i if K[self.i] != K_EOF else self.i - 1,
+                hint=f"after subclass: comes the class name as a bare identifier "
+                f"(Object subclass: Foo), found {self.describe(self.i)}",
+            )
+        name = V[self.i]
+        self.i += 1
+        state = []
+        class_state = []
+        methods = []
+        after_col0_method = False
+        saved = (self.in_class, self.base, self.in_method)
+        try:
+            while True:
+                i = self.i
+                k = K[i]
+                if k == K_EOF:
+                    break
+                if after_col0_method:
+                    if not (self.NL[i] and self.at_col1(i)):
+                        after_col0_method = False
+                if k == K_PERIOD:
+                    self.i += 1
+                    continue
+                expect = None
+                if k == K_EXPECT and self.expect_before_item(i):
+                    # ``@expect cat`` before a declaration applies to it
+                    expect = self.parse_expect()
+                    i = self.i
+                    k = K[i]
+                if k == K_KEYWORD and V[i] == "state:":
+                    st = self.guarded_item(self.parse_state_decl)
+                    if st is not None:
+                        state.append(self.with_expect(st, expect))
+                    continue
+                if k == K_KEYWORD and V[i] == "classState:" and not after_col0_method:
+                    st = self.guarded_item(self.parse_state_decl)
+                    if st is not None:
+                        class_state.append(self.with_expect(st, expect))
+                    continue
+                p = self.method_def_at(i)
+                if p >= 0:
+                    try:
+                        m = self.parse_method(pattern_start=p)
+                        methods.append(m if expect is None else self.with_expect(m, expect))
+                    except ParseError as err:
+                        self.add(err.diag)
+                        self.depth = 0
+                        self.recover(i, err.depth, stop_at_methods=True)
+                    e = self.i
+                    after_col0_method = K[e] != K_EOF and self.NL[e] and self.at_col1(e)
+                    continue
+                break
+        finally:
+            self.in_class, self.base, self.in_method = saved
+        end = self.E[self.i - 1]
+        return _tnew(_ClassDef, (
+            name,
+            superclass,
+            modifiers,
+            tuple(state),
+            tuple(class_state),
+            tuple(methods),
+            doc,
+            self.source[self.S[start] : end],
+            self.S[start],
+            self.E[self.i - 1],
+            self.T,
+        ))
+
+    def expect_before_item(self, i: int) -> bool:
+        """``@expect cat`` at token i followed by a class-body declaration?"""
+        K = self.K
+        if K[i + 1] != K_IDENT:
+            return False
+        j = i + 2
+        k = K[j]
+        if k == K_KEYWORD and self.V[j] in ("state:", "classState:"):
+            return True
+        return self.method_def_at(j) >= 0
+
+    def with_expect(self, item, expect):
+        """Attach an ``@expect`` (an Expect node or None) to a declaration;
+        the doc comment may stand before the ``@expect``."""
+        if expect is None:
+            return item
+        doc = item.doc
+        if doc is None:
+            doc = self.doc_before(self.S.index(expect.span.start))
+        return _replace(item, expect=expect.category, doc=doc)
+
+    def guarded_item(self, fn):
+        """Parse one class-body item; on error record it and skip to the next
+        item (method definition / state: / column-0 token)."""
+        start = self.i
+        try:
+            return fn()
+        except ParseError as e:
+            self.add(e.diag)
+            self.depth = 0
+            self.recover(start, e.depth, stop_at_methods=True)
+            return None
+
+    def parse_state_decl(self):
+        K = self.K
+        V = self.V
+        start = self.i
+        doc = self.doc_before(start)
+        which = V[start]
+        self.i += 1
+        i = self.i
+        typ = None
+        if K[i] == K_IDENT:
+            name = V[i]
+            self.i += 1
+            if K[self.i] == K_COLON:
+                self.i += 1
+                typ = self.parse_type()
+        elif K[i] == K_KEYWORD:
+            name = V[i][:-1]
+            self.i += 1
+            typ = self.parse_type()
+        else:
+            if K[i] == K_ERROR:
+                self.lex_error(i)
+            self.error(f"Expected slot name after {which}", i if K[i] != K_EOF else start)
+        default = None
+        if K[self.i] == K_BINOP and V[self.i] == "=":
+            self.i += 1
+            self.in_class = True
+            self.in_method = False
+            self.base = self.depth
+            default = self.parse_statement()
+        return _tnew(_StateDecl, (name, typ, default, doc, None, self.S[start], self.E[self.i - 1], self.T))
+
+    def parse_type(self) -> str:
+        K = self.K
+        V = self.V
+        if K[self.i] != K_IDENT:
+            self.error(f"Expected a type name, found {self.describe(self.i)}")
+        names = [V[self.i]]
+        self.i += 1
+        while K[self.i] == K_PIPE and K[self.i + 1] == K_IDENT:
+            names.append(V[self.i + 1])
+            self.i += 2
+        return " | ".join(names)
+
+    def parse_method(
+        self,
+        class_side_default: bool = False,
+        doc: Optional[str] = None,
+        standalone: bool = False,
+        pattern_start: int = -1,
+    ):
+        """Parse ``{sealed|class} pattern [-> T] => body`` at the current
+        token (``pattern_start``: index of the pattern after the modifier
+        words, if already known)."""
+        K = self.K
+        V = self.V
+        start = self.i
+        if standalone:
+            p = start  # no sealed/class words after '>>'
+        else:
+            doc = self.doc_before(start)
+            p = pattern_start if pattern_start >= 0 else self.method_def_at(start)
+        sealed = False
+        class_side = class_side_default
+        for k in range(start, p):
+            if V[k] == "sealed":
+                sealed = True
+            else:
+                class_side = True
+        self.i = p
+        selector, params, ptypes = self.parse_pattern_def()
+        rtype = None
+        if K[self.i] == K_BINOP and V[self.i] == "->":
+            self.i += 1
+            rtype = self.parse_type()
+        # K[self.i] is '=>' (guaranteed by method_def_at)
+        arrow = self.i
+        self.i += 1
+        body, body_end = self.parse_method_body(selector, arrow)
+        source = self.source[self.S[p] : body_end]
+        return _tnew(_MethodDef, (
+            selector,
+            tuple(params),
+            body,
+            class_side,
+            sealed,
+            rtype,
+            tuple(ptypes) if ptypes and ptypes.count(None) != len(ptypes) else (),
+            doc,
+            None,  # expect
+            source,
+            self.S[start],
+            body_end,
+            self.T,
+        ))
+
+    def parse_pattern_def(self):
+        K = self.K
+        V = self.V
+        i = self.i
+        k = K[i]
+        if k == K_IDENT:
+            self.i += 1
+            return V[i], [], []
+        if k == K_BINOP:
+            self.i += 1
+            name, typ = self.parse_param()
+            return V[i], [name], [typ]
+        parts = []
+        params = []
+        types = []
+        while K[self.i] == K_KEYWORD:
+            parts.append(V[self.i])
+            self.i += 1
+            name, typ = self.parse_param()
+            params.append(name)
+            types.append(typ)
+        return "".join(parts), params, types
+
+    def parse_param(self):
+        K = self.K
+        V = self.V
+        i = self.i
+        if K[i] == K_IDENT:
+            self.i += 1
+            if K[self.i] == K_COLON:
+                self.i += 1
+                return V[i], self.parse_type()
+            return V[i], None
+        # keyword param: ``amount: Integer``
+        self.i += 1
+        return V[i][:-1], self.parse_type()
+
+    def body_ends_at(self, i: int) -> bool:
+        """Method-body terminators of spec §7.4 at token i."""
+        K = self.K
+        k = K[i]
+        if k == K_EOF:
+            return True
+        if self.NL[i] and self.source[self.S[i] - 1] == "\n":
+            return True
+        if k == K_IDENT:
+            if not self.maybe_declaration(i):
+                return False
+            return self.method_def_at(i) >= 0 or self.class_header_at(i) >= 0 or self.standalone_at(i)
+        if k == K_KEYWORD:
+            return self.V[i] == "state:" or self.method_def_at(i) >= 0
+        if k == K_BINOP:
+            return self.method_def_at(i) >= 0  # = pattern_end(i) >= 0 here
+        if k == K_EXPECT:
+            return self.expect_before_item(i)
+        return False
+
+    def parse_method_body(self, selector: str, arrow: int):
+        """Statements of a method body (spec §7.4).  Returns (body, end
+        offset of the last body token)."""
+        K = self.K
+        saved = (self.in_class, self.base, self.in_method)
+        self.in_class = True
+        self.in_method = True
+        self.base = self.depth
+        body = []
+        body_end = self.E[arrow]
+        try:
+            if self.body_ends_at(self.i):
+                self.report(
+                    f"Method `{selector}` has an empty body",
+                    arrow,
+                    hint="use `self subclassResponsibility` or `self notImplemented`",
+                )
+                return (), body_end
+            while True:
+                self.stmt_start = self.i
+                st = self.parse_statement()
+                k = K[self.i]
+                sep = False
+                if k == K_BANG:
+                    st = self.make_cast(st)
+                    self.i += 1
+                    sep = True
+                    body_end = self.E[self.i - 1]
+                else:
+                    body_end = self.E[self.i - 1]
+                    if k == K_PERIOD:
+                        self.i += 1
+                        sep = True
+                body.append(st)
+                i = self.i
+                if self.body_ends_at(i):
+                    break
+                if not sep and not self.NL[i] and not isinstance(st, A.Expect):
+                    self.teach_comma(i)  # ``a , b`` is no second statement
+                    break  # two statements on one line: the body ends
+        finally:
+            self.in_class, self.base, self.in_method = saved
+        return tuple(body), body_end
+
+    def parse_standalone(self):
+        K = self.K
+        V = self.V
+        start = self.i
+        doc = self.doc_before(start)
+        class_name = V[start]
+        j = start + 1
+        class_side = False
+        if K[j] == K_IDENT and V[j] == "class":
+            class_side = True
+            j += 1
+        self.i = j + 1  # skip '>>'
+        m = self.parse_method(class_side_default=class_side, doc=doc, standalone=True)
+        return _tnew(_StandaloneMethod, (class_name, class_side, m, self.S[start], self.E[self.i - 1], self.T))
+
+
+
+
+def _replace(node, **changes):
+    return node._replace(**changes)

@@ -1,0 +1,573 @@
+"""Statements and expressions (spec/syntax.md §3–§5): statements, assignment,
+cascades, keyword / binary / unary sends, primaries and blocks — and the
+newline rules of §3.1 that decide where an expression stops.
+
+``parse_keyword`` and ``parse_binary`` are the parser's hottest paths: the
+primary and the unary tail are deliberately inlined in them (keep it so, the
+benchmark in ``scripts/bench_parse.py`` measures it).
+"""
+
+from __future__ import annotations
+
+from .cursor import (
+    _Assignment,
+    _BinarySend,
+    _Block,
+    _Cascade,
+    _CascadeMessage,
+    _Cast,
+    _DECL_KEYWORDS,
+    _Expect,
+    _FieldAccess,
+    _GlobalRef,
+    _KeywordSend,
+    _LITERAL_KINDS,
+    _PREC,
+    _Primitive,
+    _Return,
+    _Super,
+    _tnew,
+    _UnarySend,
+    _Variable,
+    A,
+    Cursor,
+    EXPECT_CATEGORIES,
+    K_ASSIGN,
+    K_BANG,
+    K_BINOP,
+    K_CARET,
+    K_COLON,
+    K_EOF,
+    K_ERROR,
+    K_EXPECT,
+    K_HASH_BRACE,
+    K_HASH_BRACKET,
+    K_HASH_PAREN,
+    K_IDENT,
+    K_INTRINSIC,
+    K_KEYWORD,
+    K_LBRACKET,
+    K_LPAREN,
+    K_PERIOD,
+    K_PIPE,
+    K_PRIMITIVE,
+    K_RBRACKET,
+    K_RPAREN,
+    K_SEMI,
+    K_STR_START,
+    K_STRING,
+    MAX_NESTING,
+    Span,
+)
+
+#: Workspace singletons (repl.md §5): always bound, never assignable.
+SYSTEM_NAMES = ("Transcript", "Beamtalk", "Workspace")
+
+
+class ExpressionParser(Cursor):
+    """Statements and expressions."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------ statements
+    def make_cast(self, st):
+        if isinstance(st, (A.UnarySend, A.BinarySend, A.KeywordSend, A.Cascade)):
+            return _tnew(_Cast, (st, st[-3], self.E[self.i], self.T))
+        self.report(
+            "Cast '!' can only follow a message send",
+            self.i,
+            hint="'!' sends the statement's message asynchronously; the statement must be a message send",
+        )
+        return st
+
+    def parse_statement(self):
+        """``^ value``, ``@expect cat`` or an assignment/expression."""
+        i = self.i
+        k = self.K[i]
+        if k == K_CARET:
+            self.i = i + 1
+            value = self.parse_assignment()
+            return _tnew(_Return, (value, self.S[i], self.E[self.i - 1], self.T))
+        if k == K_EXPECT:
+            return self.parse_expect()
+        return self.parse_assignment()
+
+    def parse_expect(self):
+        i = self.i
+        self.i += 1
+        j = self.i
+        if self.K[j] == K_IDENT and not self.NL[j]:
+            cat = self.V[j]
+            self.i += 1
+            if cat not in EXPECT_CATEGORIES:
+                self.report(
+                    f"Unknown @expect category '{cat}'",
+                    j,
+                    hint="categories are " + ", ".join(EXPECT_CATEGORIES),
+                )
+            return _tnew(_Expect, (cat, self.S[i], self.E[j], self.T))
+        self.error("Expected a category after @expect (dnu, type, unused or all)", j if self.K[j] != K_EOF else i)
+
+    def parse_assignment(self):
+        K = self.K
+        i = self.i
+        if K[i] == K_IDENT and K[i + 1] == K_ASSIGN:
+            # fast path for ``name := value``
+            name = self.V[i]
+            c = name[0]
+            if "A" <= c <= "Z" or name == "super":
+                self.error(_bad_target(name), i)
+            lhs = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
+            self.i = i + 2
+            j = self.i
+            if K[j] == K_IDENT and K[j + 1] == K_ASSIGN:  # a := b := …
+                # depth counts the nesting; base moves with it because the
+                # value is still at statement level for the method-boundary
+                # rules (a method header on the next line ends it)
+                self.depth += 1
+                self.base += 1
+                if self.depth > MAX_NESTING:
+                    self.nesting_error()
+                value = self.parse_assignment()
+                self.depth -= 1
+                self.base -= 1
+            else:
+                value = self.parse_assignment()
+            return _tnew(_Assignment, (lhs, value, lhs[-3], self.E[self.i - 1], self.T))
+        lhs = self.parse_keyword()
+        k = K[self.i]
+        if k == K_SEMI:
+            lhs = self.parse_cascade(lhs)
+            k = K[self.i]
+        if k == K_ASSIGN:
+            if not isinstance(lhs, (A.Variable, A.FieldAccess)):
+                self.error("Assignment target must be an identifier or field access", span=lhs.span)
+            self.i += 1
+            self.depth += 1
+            self.base += 1  # statement level still (see the fast path above)
+            if self.depth > MAX_NESTING:
+                self.nesting_error()
+            value = self.parse_assignment()
+            self.depth -= 1
+            self.base -= 1
+            return _tnew(_Assignment, (lhs, value, lhs[-3], self.E[self.i - 1], self.T))
+        return lhs
+
+    def parse_cascade(self, first):
+        """``first ; part ; part…`` — called with the current token at ';'."""
+        K = self.K
+        if self.in_class and self.NL[self.i] and self.stop_here(self.i):
+            return first
+        messages = []
+        if isinstance(first, A.UnarySend):
+            receiver = first.receiver
+            messages.append(_tnew(_CascadeMessage, (first.selector, (), first.receiver[-2], first[-2], self._msg_span(first))))
+        elif isinstance(first, A.BinarySend):
+            receiver = first.receiver
+            messages.append(_tnew(_CascadeMessage, (first.operator, (first.argument,), first.receiver[-2], first[-2], self._msg_span(first))))
+        elif isinstance(first, A.KeywordSend):
+            receiver = first.receiver
+            messages.append(_tnew(_CascadeMessage, (first.selector, first.arguments, first.receiver[-2], first[-2], self._msg_span(first))))
+        else:
+            receiver = None
+        V = self.V
+        while K[self.i] == K_SEMI:
+            if self.in_class and self.NL[self.i] and self.stop_here(self.i):
+                break
+            self.i += 1
+            i = self.i
+            k = K[i]
+            if k == K_IDENT:
+                self.i += 1
+                messages.append(_tnew(_CascadeMessage, (V[i], (), self.S[i], self.E[i], self.T)))
+            elif k == K_KEYWORD:
+                parts = []
+                args = []
+                while K[self.i] == K_KEYWORD:
+                    j = self.i
+                    if j != i and self.NL[j] and self.in_class and self.depth == self.base and (
+                        self.source[self.S[j] - 1] == "\n" or V[j] in _DECL_KEYWORDS or self.method_def_at(j) >= 0
+                    ):
+                        break
+                    parts.append(V[j])
+                    self.i += 1
+                    args.append(self.parse_binary(0))
+                messages.append(_tnew(_CascadeMessage, ("".join(parts), tuple(args), self.S[i], self.E[self.i - 1], self.T)))
+            elif k == K_BINOP and V[i] in _PREC:
+                self.i += 1
+                arg = self.parse_unary()
+                messages.append(_tnew(_CascadeMessage, (V[i], (arg,), self.S[i], self.E[self.i - 1], self.T)))
+            else:
+                if k == K_ERROR:
+                    self.lex_error(i)
+                self.error("Expected message selector in cascade", i if k != K_EOF else i - 1)
+        if receiver is None:
+            self.error(
+                "Cascade ';' must follow a message send",
+                span=first.span,
+                hint="a cascade sends several messages to the receiver of the first message",
+            )
+        return _tnew(_Cascade, (receiver, tuple(messages), first[-3], self.E[self.i - 1], self.T))
+
+    def _msg_span(self, send) -> Span:
+        """Span of the first cascade message: from after the receiver (with
+        the receiver's line and column)."""
+        r = send.receiver.span
+        return _tnew(Span, (r[1], send[-2], r[2], r[3]))
+
+    def stop_here(self, i: int) -> bool:
+        """In a method body (at its own nesting level), does the NL-before
+        token i end the current expression? (column-0 rule, spec §7.4)"""
+        return self.depth == self.base and self.source[self.S[i] - 1] == "\n"
+
+    def parse_keyword(self):
+        # keywordExpr: binaryExpr [keyword binaryExpr ...] (first binaryExpr
+        # inlined: this is the hottest path of the parser)
+        K = self.K
+        NL = self.NL
+        i = self.i
+        k = K[i]
+        # a plain variable / literal receiver on the current line is built
+        # here (what parse_primary would do); anything else goes there
+        # (a token after a newline is first checked by parse_primary, unless
+        # it starts the statement: see there)
+        if k == K_IDENT and (not NL[i] or i == self.stmt_start or not self.in_class):
+            name = self.V[i]
+            c = name[0]
+            S = self.S
+            E = self.E
+            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
+                # field access ``a.b.c`` (tight dots), as in parse_primary
+                T = self.T
+                V = self.V
+                s = S[i]
+                recv = _tnew(_GlobalRef if "A" <= c <= "Z" else _Variable, (name, s, E[i], T))
+                i += 2
+                recv = _tnew(_FieldAccess, (recv, V[i], s, E[i], T))
+                while K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1]:
+                    i += 2
+                    recv = _tnew(_FieldAccess, (recv, V[i], s, E[i], T))
+            elif "A" <= c <= "Z":
+                recv = _tnew(_GlobalRef, (name, self.S[i], self.E[i], self.T))
+            elif name == "super":
+                recv = _tnew(_Super, (self.S[i], self.E[i], self.T))
+            else:
+                recv = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
+            i += 1
+        elif k in _LITERAL_KINDS and (not NL[i] or i == self.stmt_start or not self.in_class):
+            recv = _tnew(_LITERAL_KINDS[k], (self.V[i], self.S[i], self.E[i], self.T))
+            i += 1
+        else:
+            recv = self.parse_primary()
+            i = self.i
+        k = K[i]
+        if k == K_IDENT and not NL[i]:
+            # unary selectors on the same line
+            V = self.V
+            E = self.E
+            T = self.T
+            ns = recv[-3]
+            while True:
+                recv = _tnew(_UnarySend, (recv, V[i], ns, E[i], T))
+                i += 1
+                k = K[i]
+                if k != K_IDENT or NL[i]:
+                    break
+        self.i = i
+        if k == K_BINOP:
+            recv = self.binary_tail(recv, 0)
+            i = self.i
+            k = K[i]
+        if k != K_KEYWORD or NL[i]:
+            return recv
+        V = self.V
+        if V[i] == "match:" and K[i + 1] == K_LBRACKET:
+            return self.parse_match(recv)
+        parts = []
+        args = []
+        while True:
+            parts.append(V[i])
+            i += 1
+            k = K[i]
+            if NL[i] or not (k == K_LBRACKET or k in _LITERAL_KINDS):
+                self.i = i
+                arg = self.parse_binary(0)
+                i = self.i
+            else:
+                # a block or a literal: parse_binary's work without its frame
+                if k == K_LBRACKET:
+                    self.i = i
+                    arg = self.parse_block()
+                    i = self.i
+                else:
+                    arg = _tnew(_LITERAL_KINDS[k], (V[i], self.S[i], self.E[i], self.T))
+                    i += 1
+                k = K[i]
+                if k == K_BINOP or (k == K_IDENT and not NL[i]):
+                    self.i = i
+                    arg = self.unary_tail(arg)
+                    if K[self.i] == K_BINOP:
+                        arg = self.binary_tail(arg, 0)
+                    i = self.i
+            args.append(arg)
+            if K[i] != K_KEYWORD:
+                break
+            if NL[i] and self.in_class and self.depth == self.base and (
+                self.source[self.S[i] - 1] == "\n" or V[i] in _DECL_KEYWORDS or self.method_def_at(i) >= 0
+            ):
+                break
+        self.i = i
+        return _tnew(_KeywordSend, (recv, "".join(parts), tuple(args), recv[-3], self.E[i - 1], self.T))
+
+    def unary_tail(self, node):
+        """Unary selectors on the same line after ``node``."""
+        K = self.K
+        V = self.V
+        NL = self.NL
+        E = self.E
+        i = self.i
+        ns = node[-3]
+        T = self.T
+        while K[i] == K_IDENT and not NL[i]:
+            node = _tnew(_UnarySend, (node, V[i], ns, E[i], T))
+            i += 1
+        self.i = i
+        return node
+
+    def parse_binary(self, min_prec: int):
+        # the same inlined primary and unary tail as in parse_keyword
+        K = self.K
+        NL = self.NL
+        i = self.i
+        k = K[i]
+        if k == K_IDENT and (not NL[i] or i == self.stmt_start or not self.in_class):
+            name = self.V[i]
+            c = name[0]
+            S = self.S
+            E = self.E
+            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
+                # field access ``a.b.c`` (tight dots), as in parse_primary
+                T = self.T
+                V = self.V
+                s = S[i]
+                left = _tnew(_GlobalRef if "A" <= c <= "Z" else _Variable, (name, s, E[i], T))
+                i += 2
+                left = _tnew(_FieldAccess, (left, V[i], s, E[i], T))
+                while K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1]:
+                    i += 2
+                    left = _tnew(_FieldAccess, (left, V[i], s, E[i], T))
+            elif "A" <= c <= "Z":
+                left = _tnew(_GlobalRef, (name, self.S[i], self.E[i], self.T))
+            elif name == "super":
+                left = _tnew(_Super, (self.S[i], self.E[i], self.T))
+            else:
+                left = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
+            i += 1
+        elif k in _LITERAL_KINDS and not NL[i]:
+            left = _tnew(_LITERAL_KINDS[k], (self.V[i], self.S[i], self.E[i], self.T))
+            i += 1
+        else:
+            left = self.parse_primary()
+            i = self.i
+        k = K[i]
+        if k == K_IDENT and not NL[i]:
+            V = self.V
+            E = self.E
+            T = self.T
+            ns = left[-3]
+            while True:
+                left = _tnew(_UnarySend, (left, V[i], ns, E[i], T))
+                i += 1
+                k = K[i]
+                if k != K_IDENT or NL[i]:
+                    break
+        self.i = i
+        if k == K_BINOP:
+            return self.binary_tail(left, min_prec)
+        return left
+
+    def binary_tail(self, left, min_prec: int):
+        """Precedence climbing over the binary operators after ``left``."""
+        K = self.K
+        V = self.V
+        while True:
+            i = self.i
+            if K[i] != K_BINOP:
+                return left
+            op = V[i]
+            prec = _PREC.get(op)
+            if prec is None or prec < min_prec:
+                return left
+            if self.NL[i] and self.in_class and self.depth == self.base:
+                if self.source[self.S[i] - 1] == "\n" or self.binary_method_at(i):
+                    return left
+            self.i = i + 1
+            if op == "**":
+                self.enter()
+                right = self.parse_binary(prec)
+                self.depth -= 1
+            else:
+                right = self.parse_binary(prec + 1)
+            left = _tnew(_BinarySend, (left, op, right, left[-3], self.E[self.i - 1], self.T))
+
+    def parse_unary(self):
+        node = self.parse_primary()
+        K = self.K
+        i = self.i
+        if K[i] != K_IDENT or self.NL[i]:
+            return node
+        V = self.V
+        NL = self.NL
+        E = self.E
+        ns = node[-3]
+        T = self.T
+        while K[i] == K_IDENT and not NL[i]:
+            node = _tnew(_UnarySend, (node, V[i], ns, E[i], T))
+            i += 1
+        self.i = i
+        return node
+
+    # ------------------------------------------------------------ primaries
+    def parse_primary(self):
+        i = self.i
+        K = self.K
+        k = K[i]
+        if self.in_class and self.NL[i] and i != self.stmt_start and self.depth == self.base and self.body_ends_at(i):
+            # the method body (or state default) ends here: like end of input
+            self.error(f"Unexpected token: expected expression, found {self.tok_text(i - 1)}", i - 1)
+        if k == K_IDENT:
+            V = self.V
+            name = V[i]
+            S = self.S
+            E = self.E
+            c = name[0]
+            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
+                # field access ``a.b.c`` (tight dots), inlined
+                T = self.T
+                s = S[i]
+                node = _tnew(_GlobalRef if "A" <= c <= "Z" else _Variable, (name, s, E[i], T))
+                j = i + 2
+                node = _tnew(_FieldAccess, (node, V[j], s, E[j], T))
+                while K[j + 1] == K_PERIOD and S[j + 1] == E[j] and K[j + 2] == K_IDENT and S[j + 2] == E[j + 1]:
+                    j += 2
+                    node = _tnew(_FieldAccess, (node, V[j], s, E[j], T))
+                self.i = j + 1
+                return node
+            self.i = i + 1
+            if "A" <= c <= "Z":
+                return _tnew(_GlobalRef, (name, S[i], E[i], self.T))
+            if name == "super":
+                return _tnew(_Super, (S[i], E[i], self.T))
+            return _tnew(_Variable, (name, S[i], E[i], self.T))
+        f = _LITERAL_KINDS.get(k)
+        if f is not None:
+            self.i = i + 1
+            return _tnew(f, (self.V[i], self.S[i], self.E[i], self.T))
+        if k == K_LBRACKET:
+            return self.parse_block()
+        if k == K_LPAREN:
+            self.enter()
+            self.i = i + 1
+            node = self.parse_statement()
+            if K[self.i] != K_RPAREN:
+                self.close_error("Expected ')' to close parentheses", i)
+            self.i += 1
+            self.depth -= 1
+            return node
+        if k == K_STR_START:
+            return self.parse_interpolation()
+        if k == K_HASH_PAREN:
+            return self.parse_list()
+        if k == K_HASH_BRACKET:
+            return self.parse_array()
+        if k == K_HASH_BRACE:
+            return self.parse_map()
+        if k == K_PRIMITIVE or k == K_INTRINSIC:
+            return self.parse_primitive()
+        self.expected_expression()
+
+
+    def parse_primitive(self):
+        i = self.i
+        kind = "primitive" if self.K[i] == K_PRIMITIVE else "intrinsic"
+        j = i + 1
+        k = self.K[j]
+        if k == K_STRING or (k == K_IDENT and not self.NL[j]):
+            name = self.V[j]
+            self.i = j + 1
+        elif k == K_ERROR:
+            self.lex_error(j)
+        else:
+            self.error(f"Expected a name after @{kind} (a string or identifier)", j if k != K_EOF else i)
+        node = _tnew(_Primitive, (name, kind, self.S[i], self.E[j], self.T))
+        if not self.in_method:
+            self.report(f"@{kind} can only appear inside a method body (after =>)", span=node.span)
+        return node
+
+    def parse_block(self):
+        K = self.K
+        V = self.V
+        start = self.i
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            self.nesting_error()
+        i = start + 1
+        params = []
+        while K[i] == K_COLON:
+            i += 1
+            if K[i] != K_IDENT:
+                self.i = i
+                if K[i] == K_KEYWORD:
+                    self.error(
+                        "Expected parameter name after ':'",
+                        hint="write block parameters with spaces: [:a :b | ...]",
+                    )
+                self.error("Expected parameter name after ':'")
+            params.append(V[i])
+            i += 1
+        if params:
+            if K[i] != K_PIPE:
+                self.i = i
+                self.error("Expected '|' after block parameters")
+            i += 1
+        # the statements up to and including the closing ']'
+        body = []
+        if K[i] == K_RBRACKET:
+            i += 1
+        else:
+            NL = self.NL
+            while True:
+                self.i = i
+                if K[i] == K_EOF or (self.in_class and NL[i] and self.body_ends_at(i)):
+                    # end of input, or (in a class body) a line that starts the
+                    # next method/declaration: the block was never closed
+                    self.close_error("Expected ']' to close block", i)
+                st = self.parse_statement()
+                i = self.i
+                k = K[i]
+                sep = False
+                if k == K_PERIOD:
+                    i += 1
+                    sep = True
+                elif k == K_BANG:
+                    st = self.make_cast(st)
+                    i += 1
+                    sep = True
+                body.append(st)
+                k = K[i]
+                if k == K_RBRACKET:
+                    i += 1
+                    break
+                if not sep and not NL[i] and not isinstance(st, A.Expect) or k == K_EOF:
+                    self.i = i
+                    self.close_error("Expected ']' to close block", i)
+        self.i = i
+        self.depth -= 1
+        return _tnew(_Block, (tuple(params), tuple(body), self.S[start], self.E[i - 1], self.T))
+
+
+
+def _bad_target(name: str) -> str:
+    if name in SYSTEM_NAMES:
+        return f"{name} is a system name and cannot be shadowed"
+    return "Assignment target must be an identifier or field access"

@@ -1,0 +1,240 @@
+"""Literal forms with an inside (spec/syntax.md §2.3, §4, §6): string
+interpolation, list / array / map literals, and ``match:`` with its
+patterns."""
+
+from __future__ import annotations
+
+from .cursor import (
+    _ArrayLit,
+    _FloatLit,
+    _IntegerLit,
+    _InterpolatedString,
+    _ListLit,
+    _LITERAL_KINDS,
+    _LiteralPattern,
+    _MapLit,
+    _MapPair,
+    _Match,
+    _MatchArm,
+    _SymbolLit,
+    _tnew,
+    _TuplePattern,
+    _VariablePattern,
+    _WildcardPattern,
+    K_BINOP,
+    K_EOF,
+    K_ERROR,
+    K_FATARROW,
+    K_FLOAT,
+    K_IDENT,
+    K_INT,
+    K_KEYWORD,
+    K_LBRACE,
+    K_LBRACKET,
+    K_PIPE,
+    K_RBRACE,
+    K_RBRACKET,
+    K_RPAREN,
+    K_SEMI,
+    K_STR_END,
+    K_STR_SEG,
+)
+from .expressions import ExpressionParser
+
+
+class LiteralParser(ExpressionParser):
+    """Interpolated strings, collection literals, ``match:``."""
+
+    __slots__ = ()
+
+    def parse_interpolation(self):
+        K = self.K
+        V = self.V
+        start = self.i
+        self.enter()
+        parts = []
+        if V[start]:
+            parts.append(V[start])
+        self.i += 1
+        while True:
+            if K[self.i] in (K_STR_SEG, K_STR_END):
+                self.error("empty interpolation {} is not allowed, use \\{ for literal brace")
+            parts.append(self.parse_keyword())
+            k = K[self.i]
+            if k == K_STR_SEG:
+                if V[self.i]:
+                    parts.append(V[self.i])
+                self.i += 1
+                continue
+            if k == K_STR_END:
+                if V[self.i]:
+                    parts.append(V[self.i])
+                self.i += 1
+                break
+            if k == K_ERROR:
+                self.lex_error(self.i)
+            self.teach_comma(self.i)
+            self.error(
+                f"Unexpected token in string interpolation: expected '}}', found {self.describe(self.i)}",
+                hint="an interpolation holds one expression without cascade, assignment or '^'",
+            )
+        self.depth -= 1
+        return _tnew(_InterpolatedString, (tuple(parts), self.S[start], self.E[self.i - 1], self.T))
+
+    def _comma(self, i: int) -> bool:
+        return self.K[i] == K_BINOP and self.V[i] == ","
+
+    def comma_items(self, closer, parse_item) -> list:
+        """Comma-separated items up to `closer` (not consumed); a trailing
+        comma is allowed.  Shared by the list, array and map literals."""
+        K = self.K
+        items = []
+        if K[self.i] != closer:
+            while True:
+                items.append(parse_item())
+                if not self._comma(self.i):
+                    break
+                self.i += 1
+                if K[self.i] == closer:
+                    break
+        return items
+
+    def close_literal(self, closer, message: str, start: int) -> None:
+        if self.K[self.i] != closer:
+            self.close_error(message, start)
+        self.i += 1
+        self.depth -= 1
+
+    def parse_list(self):
+        K = self.K
+        start = self.i
+        self.enter()
+        self.i += 1
+        elements = self.comma_items(K_RPAREN, lambda: self.parse_binary(0))
+        tail = None
+        if K[self.i] == K_PIPE:
+            self.i += 1
+            tail = self.parse_unary()
+        self.close_literal(K_RPAREN, "Expected ')' to close list literal", start)
+        return _tnew(_ListLit, (tuple(elements), tail, self.S[start], self.E[self.i - 1], self.T))
+
+    def parse_array(self):
+        start = self.i
+        self.enter()
+        self.i += 1
+        elements = self.comma_items(K_RBRACKET, lambda: self.parse_binary(0))
+        self.close_literal(K_RBRACKET, "Expected ']' to close array literal", start)
+        return _tnew(_ArrayLit, (tuple(elements), self.S[start], self.E[self.i - 1], self.T))
+
+    def parse_map(self):
+        start = self.i
+        self.enter()
+        self.i += 1
+        pairs = self.comma_items(K_RBRACE, self.parse_map_pair)
+        self.close_literal(K_RBRACE, "Expected '}' to close map literal", start)
+        return _tnew(_MapLit, (tuple(pairs), self.S[start], self.E[self.i - 1], self.T))
+
+    def parse_map_pair(self):
+        K = self.K
+        V = self.V
+        i = self.i
+        if K[i] == K_IDENT and K[i + 1] == K_FATARROW and not self.is_upper(V[i]):
+            key = _tnew(_SymbolLit, (V[i], self.S[i], self.E[i], self.T))
+            self.i += 1
+        else:
+            key = self.parse_unary()
+        if K[self.i] != K_FATARROW:
+            if K[self.i] == K_ERROR:
+                self.lex_error(self.i)
+            self.error(f"Expected '=>' after map key, found {self.describe(self.i)}")
+        self.i += 1
+        value = self.parse_binary(0)
+        return _tnew(_MapPair, (key, value, key[-3], self.E[self.i - 1], self.T))
+
+    # ------------------------------------------------------------ match
+    def parse_match(self, subject):
+        K = self.K
+        V = self.V
+        self.i += 2  # match: [
+        open_i = self.i - 1
+        self.enter()
+        arms = []
+        while True:
+            if K[self.i] == K_RBRACKET:
+                if not arms:
+                    self.error("Expected a match arm (pattern -> expression)")
+                break
+            a = self.i
+            pattern = self.parse_pattern()
+            guard = None
+            if K[self.i] == K_KEYWORD and V[self.i] == "when:":
+                self.i += 1
+                if K[self.i] != K_LBRACKET:
+                    self.error("Expected '[' after when:")
+                self.i += 1
+                self.enter()
+                guard = self.parse_statement()
+                if K[self.i] != K_RBRACKET:
+                    self.close_error("Expected ']' to close guard", self.i)
+                self.i += 1
+                self.depth -= 1
+            if not (K[self.i] == K_BINOP and V[self.i] == "->"):
+                if K[self.i] == K_ERROR:
+                    self.lex_error(self.i)
+                self.error(f"Expected '->' after match pattern, found {self.describe(self.i)}")
+            self.i += 1
+            body = self.parse_keyword()
+            arms.append(_tnew(_MatchArm, (pattern, guard, body, self.S[a], self.E[self.i - 1], self.T)))
+            k = K[self.i]
+            if k == K_SEMI:
+                self.i += 1
+                continue
+            if k == K_RBRACKET:
+                break
+            if self.NL[self.i] and k != K_EOF:
+                continue
+            self.close_error("Expected ']' to close match", open_i)
+        self.i += 1
+        self.depth -= 1
+        return _tnew(_Match, (subject, tuple(arms), subject[-3], self.E[self.i - 1], self.T))
+
+    def parse_pattern(self):
+        K = self.K
+        V = self.V
+        i = self.i
+        k = K[i]
+        if k == K_IDENT:
+            self.i += 1
+            if V[i] == "_":
+                return _tnew(_WildcardPattern, (self.S[i], self.E[i], self.T))
+            return _tnew(_VariablePattern, (V[i], self.S[i], self.E[i], self.T))
+        f = _LITERAL_KINDS.get(k)
+        if f is not None:
+            self.i += 1
+            lit = _tnew(f, (V[i], self.S[i], self.E[i], self.T))
+            return _tnew(_LiteralPattern, (lit, lit[-3], lit[-2], lit[-1]))
+        if k == K_BINOP and V[i] == "-" and K[i + 1] in (K_INT, K_FLOAT):
+            self.i += 2
+            v = -V[i + 1]
+            lit = _tnew(_IntegerLit if K[i + 1] == K_INT else _FloatLit, (v, self.S[i], self.E[i + 1], self.T))
+            return _tnew(_LiteralPattern, (lit, lit[-3], lit[-2], lit[-1]))
+        if k == K_LBRACE:
+            self.enter()
+            self.i += 1
+            elements = []
+            if K[self.i] != K_RBRACE:
+                while True:
+                    elements.append(self.parse_pattern())
+                    if self._comma(self.i):
+                        self.i += 1
+                        continue
+                    break
+            if K[self.i] != K_RBRACE:
+                self.close_error("Expected '}' to close tuple pattern", i)
+            self.i += 1
+            self.depth -= 1
+            return _tnew(_TuplePattern, (tuple(elements), self.S[i], self.E[self.i - 1], self.T))
+        if k == K_ERROR:
+            self.lex_error(i)
+        self.error(f"Expected a pattern, found {self.describe(i)}")
+

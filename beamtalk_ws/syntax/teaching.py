@@ -1,0 +1,168 @@
+"""Diagnostics that teach (issue 11 item 6).
+
+Where Beamtalk differs on purpose from what a Smalltalk or Erlang user — or
+the seeds' own examples — would write, the error says so and shows the
+accepted form.  The builders below return ``(message, hint)``; the lexer and
+the parser call them only on their error paths, so input that parses pays
+nothing.  ``builder_block_self`` is the one check that needs a finished tree
+(``self`` in a block given to ``addMethod:body:``); ``parse_source`` runs it
+only when the source mentions such a selector.
+
+This module imports nothing from the lexer or parser (both import it).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from . import ast as A
+from .diagnostics import Diagnostic
+
+#: longest accepted form quoted in a hint; longer ones are cut with "…"
+_SHOWN = 72
+
+#: ClassBuilder selectors whose block argument becomes a method (seed ADR 0038)
+BUILDER_SELECTORS = ("addMethod:body:", "addClassMethod:body:")
+
+
+def _cut(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1].rstrip() + " …"
+
+
+def _line_of(source: str, offset: int) -> tuple:
+    """(start, end) offsets of the line holding ``offset``."""
+    a = source.rfind("\n", 0, offset) + 1
+    b = source.find("\n", offset)
+    return a, (len(source) if b < 0 else b)
+
+
+def single_quoted(text: str) -> tuple:
+    """``'Rex'`` → strings use double quotes: "Rex"."""
+    body = text[1:-1] if len(text) > 1 and text.endswith("'") else text[1:]
+    shown = '"' + body.replace("''", "'").replace('"', '""') + '"'
+    return (
+        f"strings use double quotes: {_cut(shown)}",
+        "single quotes are not strings in Beamtalk; they only quote symbols (#'two words')",
+    )
+
+
+def keyword_starts_line(source: str, prev_end: int, kw_start: int, after_statement: bool) -> tuple:
+    """A keyword with a newline before it where a statement must start: the
+    first keyword of a message goes on its receiver's line (spec §3.1)."""
+    keyword_line = source[kw_start : _line_of(source, kw_start)[1]].strip()
+    message = "a keyword message cannot start a line: join it to the line above"
+    if after_statement:
+        return message, f"a keyword message needs a receiver before it: `receiver {_cut(keyword_line)}`"
+    a, _b = _line_of(source, max(prev_end - 1, 0))
+    above = source[a:prev_end].strip()
+    return (
+        message,
+        f"write `{_cut(above + ' ' + keyword_line)}`; later keywords and cascade parts may go on new lines",
+    )
+
+
+def comma_operator(source: str, start: int, end: int) -> tuple:
+    """``a , b`` → concatenate with ``++``."""
+    a, b = _line_of(source, start)
+    fixed = source[a:start].rstrip() + " ++ " + source[end:b].lstrip()
+    return (
+        "`,` is not an operator in Beamtalk: concatenate with ++",
+        f"write `{_cut(fixed)}`; `,` only separates the elements of #( ), #[ ] and #{{ }}",
+    )
+
+
+def method_outside_class(selector: str, header: str, pattern: str, filename: str) -> tuple:
+    """A method header (``header``, its pattern without ``sealed``/``class``
+    is ``pattern``) where a statement must start: the top level of a file or
+    an input."""
+    if selector == "start":
+        name = class_name_for(filename)
+        return (
+            "start must be a class-side method of a class",
+            f"write `Object subclass: {name}` and, indented below it, `class start => …`; "
+            "beamtalk run sends start to the class of the start file",
+        )
+    return (
+        "a method definition must be inside a class",
+        f"indent `{_cut(header)} …` under a class header (`Object subclass: Foo`), "
+        f"or add it to an existing class with `Foo >> {_cut(pattern)} …`",
+    )
+
+
+def class_name_for(filename: str) -> str:
+    """``src/my_app.bt`` → ``MyApp`` (``App`` when there is no file name)."""
+    stem = filename.replace("\\", "/").rsplit("/", 1)[-1]
+    if not stem.endswith(".bt"):
+        return "App"
+    parts = [p for p in stem[:-3].replace("-", "_").split("_") if p]
+    name = "".join(p[:1].upper() + p[1:] for p in parts)
+    return name if name[:1].isalpha() and name.isascii() and name.replace("_", "").isalnum() else "App"
+
+
+# ------------------------------------------------------------ tree check
+def builder_block_self(module, source: str) -> list:
+    """``self`` (or ``super``) inside a literal block given to
+    ``addMethod:body:`` / ``addClassMethod:body:`` outside any method: the
+    block is the method, and it gets the receiver as its first argument."""
+    found: list = []
+    for item in module.items:
+        if not isinstance(item, (A.ClassDef, A.StandaloneMethod)):
+            _scan(item, source, found)
+    return found
+
+
+def _scan(node, source: str, found: list) -> None:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.KeywordSend) and n.selector in BUILDER_SELECTORS:
+            _check_block(n.selector, n.arguments[1], source, found)
+        elif isinstance(n, A.CascadeMessage) and n.selector in BUILDER_SELECTORS:
+            _check_block(n.selector, n.arguments[1], source, found)
+        stack.extend(reversed(tuple(n.children())))
+
+
+def _check_block(selector: str, block, source: str, found: list) -> None:
+    if not isinstance(block, A.Block):
+        return
+    uses = [n for n in block.walk() if (isinstance(n, A.Variable) and n.name == "self") or isinstance(n, A.Super)]
+    if not uses:
+        return
+    first = min(uses, key=lambda n: n.span.start)
+    word = "super" if isinstance(first, A.Super) else "self"
+    found.append(
+        Diagnostic(
+            f"`{word}` is not defined in the block of {selector}: "
+            "the block gets the receiver as its first argument: [:me | me ...]",
+            first.span,
+            "error",
+            _rewritten(block, uses, source),
+        )
+    )
+
+
+def _rewritten(block, uses, source: str) -> Optional[str]:
+    """The block with ``:me`` first and ``me`` for each ``self`` (shown only
+    when it is one short line; ``super`` has no such spelling)."""
+    if any(isinstance(n, A.Super) for n in uses):
+        return "a method built from a block has no super; send to the receiver argument instead"
+    a, b = block.span.start, block.span.end
+    text = source[a:b]
+    if "\n" in text or len(text) > _SHOWN:
+        return None
+    out = []
+    pos = a
+    for n in sorted(uses, key=lambda n: n.span.start):
+        out.append(source[pos : n.span.start])
+        out.append("me")
+        pos = n.span.end
+    out.append(source[pos:b])
+    text = "".join(out)
+    inner = text[1:].lstrip()
+    if block.parameters:
+        inner = inner[1:] if inner.startswith(":") else inner
+        text = "[:me :" + inner
+    else:
+        text = "[:me | " + inner
+    return f"write `{text}`"

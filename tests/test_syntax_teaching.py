@@ -1,0 +1,227 @@
+"""Diagnostics that teach (issue 11 item 6): the seeds' own examples, typed as
+written, get an error that says where the language differs on purpose and
+shows the accepted form — with a location and a caret like every parse
+error."""
+
+import pytest
+
+from beamtalk_ws.syntax import parse, parse_with_diagnostics, render_diagnostic
+
+# seed ADR 0038, "REPL Session", as written
+SEED_CLASSBUILDER = """dog := Object classBuilder
+     name: #Dog;
+     addField: #name default: 'Rex';
+     addMethod: #speak body: [ self.name , ' says Woof!' ];
+     register"""
+
+# seed ADR 0026, "Phase 5", as written
+SEED_APP = """// src/app.bt — Application entry point
+start =>
+    server := WebServer spawn
+    server listen: 8080
+    Transcript show: 'Web server started on port 8080'; cr
+"""
+
+
+def diags(src, filename="<input>"):
+    _m, ds = parse_with_diagnostics(src, filename)
+    return ds
+
+
+def first(src, filename="<input>"):
+    ds = diags(src, filename)
+    assert ds, "expected a diagnostic"
+    return ds[0]
+
+
+def rendered(src, filename="<input>"):
+    return render_diagnostic(first(src, filename), src, filename)
+
+
+# ------------------------------------------------------------ keyword at line start
+def test_cascade_keyword_on_the_next_line():
+    d = first(SEED_CLASSBUILDER)
+    assert d.message == "a keyword message cannot start a line: join it to the line above"
+    assert (d.span.line, d.span.col) == (2, 6)
+    assert "write `dog := Object classBuilder name: #Dog;`" in d.hint
+    assert rendered(SEED_CLASSBUILDER).splitlines()[:3] == [
+        "<input>:2:6: a keyword message cannot start a line: join it to the line above",
+        "       name: #Dog;",
+        "       ^^^^^",
+    ]
+
+
+def test_keyword_line_in_a_method_body_and_a_block():
+    src = "Object subclass: A\n  foo =>\n    x := Object classBuilder\n      name: #B;\n      register\n"
+    d = first(src)
+    assert d.message == "a keyword message cannot start a line: join it to the line above"
+    assert (d.span.line, d.span.col) == (4, 7)
+    d = first("[:x | x > 0\n  ifTrue: [1]]")
+    assert d.message == "a keyword message cannot start a line: join it to the line above"
+    assert "write `[:x | x > 0 ifTrue: [1]]`" in d.hint
+
+
+def test_keyword_line_after_a_finished_statement():
+    d = first("x := 1.\n  foo: 2")
+    assert d.message == "a keyword message cannot start a line: join it to the line above"
+    assert d.hint == "a keyword message needs a receiver before it: `receiver foo: 2`"
+
+
+def test_joined_form_parses():
+    fixed = 'dog := Object classBuilder name: #Dog;\n     addField: #name default: "Rex";\n     register'
+    parse(fixed)
+
+
+def test_continuation_keywords_are_still_fine():
+    parse('x > 0 ifTrue: ["pos"]\n      ifFalse: ["neg"]')
+
+
+def test_indented_keyword_line_ending_a_class_body():
+    d = first("Object subclass: A\n  x: v [ self.x := v ]")
+    assert d.message == "Expected a method definition (pattern => body), state: or classState: in the class body"
+    assert (d.span.line, d.span.col) == (2, 3)
+    assert "pattern => body" in d.hint
+
+
+# ------------------------------------------------------------ single quotes
+@pytest.mark.parametrize(
+    "src,shown,col",
+    [
+        ("x := 'Rex'", '"Rex"', 6),
+        ("'it''s' size", '"it\'s"', 1),
+        ("Transcript show: 'say \"hi\"'", '"say ""hi"""', 18),
+    ],
+)
+def test_single_quoted_string(src, shown, col):
+    d = first(src)
+    assert d.message == "strings use double quotes: " + shown
+    assert (d.span.line, d.span.col) == (1, col)
+    assert "single quotes are not strings" in d.hint
+    assert "^" in rendered(src)
+
+
+def test_single_quoted_string_in_the_seed_example():
+    src = SEED_CLASSBUILDER.replace("classBuilder\n     name:", "classBuilder name:")
+    d = first(src)
+    assert d.message == 'strings use double quotes: "Rex"'
+    assert (d.span.line, d.span.col) == (2, 31)
+
+
+# ------------------------------------------------------------ comma
+@pytest.mark.parametrize(
+    "src,col,fixed",
+    [
+        ('x := "a" , "b"', 10, 'x := "a" ++ "b"'),
+        ('[:s | s , "!"]', 9, '[:s | s ++ "!"]'),
+        ('("a" , "b") size', 6, '("a" ++ "b") size'),
+        ('x := #(1) , #(2)', 11, "x := #(1) ++ #(2)"),
+        ('"{a , b}"', 5, '"{a ++ b}"'),
+    ],
+)
+def test_comma_is_not_concatenation(src, col, fixed):
+    d = first(src)
+    assert d.message == "`,` is not an operator in Beamtalk: concatenate with ++"
+    assert (d.span.line, d.span.col) == (1, col)
+    assert d.hint.startswith(f"write `{fixed}`")
+    parse(fixed)
+
+
+def test_comma_in_a_method_body_keeps_the_rest_of_the_class():
+    src = 'Object subclass: A\n  foo => "a" , "b"\n  bar => 3'
+    module, ds = parse_with_diagnostics(src)
+    assert [d.message for d in ds] == ["`,` is not an operator in Beamtalk: concatenate with ++"]
+    assert (ds[0].span.line, ds[0].span.col) == (2, 14)
+    assert [m.selector for m in module.items[0].methods] == ["bar"]
+
+
+def test_comma_in_the_seed_example():
+    src = (SEED_CLASSBUILDER.replace("classBuilder\n     name:", "classBuilder name:")
+           .replace("'Rex'", '"Rex"').replace("' says Woof!'", '" says Woof!"'))
+    d = first(src)
+    assert d.message == "`,` is not an operator in Beamtalk: concatenate with ++"
+    assert (d.span.line, d.span.col) == (3, 42)
+
+
+@pytest.mark.parametrize("src", ["#(1, 2, 3)", "#[1, 2]", "#{a => 1, b => 2}", "v match: [{a, b} -> a]"])
+def test_commas_in_literals_and_patterns_stay_separators(src):
+    parse(src)
+
+
+def test_a_missing_element_is_not_a_concatenation():
+    assert first("#(1, , 2)").message == "Unexpected token: expected expression, found ,"
+
+
+# ------------------------------------------------------------ self in addMethod:body:
+def test_self_in_an_add_method_block():
+    src = (SEED_CLASSBUILDER.replace("classBuilder\n     name:", "classBuilder name:")
+           .replace("'Rex'", '"Rex"').replace("' says Woof!'", '" says Woof!"').replace(" , ", " ++ "))
+    d = first(src)
+    assert d.message == (
+        "`self` is not defined in the block of addMethod:body:: "
+        "the block gets the receiver as its first argument: [:me | me ...]"
+    )
+    assert (d.span.line, d.span.col) == (3, 32)
+    assert d.hint == 'write `[:me | me.name ++ " says Woof!" ]`'
+    fixed = src.replace('[ self.name ++ " says Woof!" ]', '[:me | me.name ++ " says Woof!" ]')
+    parse(fixed)
+
+
+def test_self_in_an_add_method_block_with_parameters():
+    d = first("Object classBuilder name: #A; addMethod: #f: body: [:x | self foo: x]; register")
+    assert d.message.startswith("`self` is not defined in the block of addMethod:body:")
+    assert d.hint == "write `[:me :x | me foo: x]`"
+
+
+def test_self_in_an_add_class_method_block_sent_plainly():
+    d = first("b := Object classBuilder.\nb addClassMethod: #make body: [self new]")
+    assert d.message.startswith("`self` is not defined in the block of addClassMethod:body:")
+    assert (d.span.line, d.span.col) == (2, 32)
+
+
+def test_self_in_an_add_method_block_inside_a_method_is_the_methods_self():
+    src = "Object subclass: Maker\n  make => Object classBuilder name: #B; addMethod: #m body: [:me | self]; register\n"
+    assert diags(src) == []
+
+
+def test_receiver_argument_is_fine():
+    assert diags("Object classBuilder name: #A; addMethod: #f body: [:me | me foo]; register") == []
+
+
+# ------------------------------------------------------------ start => outside a class
+def test_top_level_start_method_in_app_bt():
+    d = first(SEED_APP, "src/app.bt")
+    assert d.message == "start must be a class-side method of a class"
+    assert (d.span.line, d.span.col) == (2, 1)
+    assert "`Object subclass: App`" in d.hint and "`class start => …`" in d.hint
+    assert render_diagnostic(d, SEED_APP, "src/app.bt").splitlines()[:3] == [
+        "src/app.bt:2:1: start must be a class-side method of a class",
+        "  start =>",
+        "  ^^^^^^^^",
+    ]
+    # one error only: the body is skipped with the header
+    assert len(diags(SEED_APP, "src/app.bt")) == 1
+
+
+def test_start_class_name_follows_the_file():
+    d = first("start => 1", "src/my_app.bt")
+    assert "`Object subclass: MyApp`" in d.hint
+
+
+def test_accepted_form_of_start_parses():
+    src = (
+        "Object subclass: App\n  class start =>\n    server := WebServer spawn\n"
+        '    server listen: 8080\n    Transcript show: "Web server started on port 8080"; cr\n'
+    )
+    (cls,) = parse(src, "src/app.bt").items
+    assert [(m.selector, m.class_side) for m in cls.methods] == [("start", True)]
+
+
+@pytest.mark.parametrize(
+    "src,pattern",
+    [("get: k => 1", "get: k =>"), ("sealed size => 1", "size =>"), ("+ other => 1", "+ other =>"),
+     ("x := 3\nsize -> Integer => 1", "size -> Integer =>")],
+)
+def test_other_methods_outside_a_class(src, pattern):
+    d = first(src)
+    assert d.message == "a method definition must be inside a class"
+    assert f"`Foo >> {pattern} …`" in d.hint
