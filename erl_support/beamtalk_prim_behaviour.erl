@@ -15,7 +15,7 @@
          'isMeta'/1, 'isMetaclass'/1, 'isClass'/1, 'thisClass'/1, 'new'/1,
          'new:'/2, 'doc'/1, 'doc:'/2, 'sourceFile'/1, '>>'/2,
          'removeFromSystem'/1, 'isAbstract'/1, 'isSealed'/1, 'kind'/1,
-         'classVariableNames'/1]).
+         'classVariableNames'/1, 'reload'/1, 'compile:'/2, 'removeSelector:'/2]).
 
 b(Self) -> beamtalk_class:behaviour(Self).
 
@@ -167,3 +167,8 @@ has_modifier(Self, M) ->
         #{kind := K} -> K;
         _ -> nil
     end.
+
+%% Live class editing through the node's compiler peer (beamtalk_live).
+'reload'(Self) -> beamtalk_live:reload(Self).
+'compile:'(Self, Source) -> beamtalk_live:compile(Self, Source).
+'removeSelector:'(Self, Sel) -> beamtalk_live:remove_selector(Self, Sel).
