@@ -441,6 +441,7 @@ def cmd_workspace(args, parser) -> int:
 
 
 async def _status(ws) -> int:
+    from beamtalk_ws.dist.terms import Atom
     from beamtalk_ws.workspace.client import WorkspaceClient
 
     info = launcher.running_info(ws)
@@ -452,6 +453,7 @@ async def _status(ws) -> int:
     client = await WorkspaceClient.connect(ws, session="default")
     try:
         details = await client.workspace_info()
+        compiler = await client.call(Atom("compiler_status"))
     finally:
         await client.close()
     uptime = int(details.get("uptime_ms", 0)) // 1000
@@ -461,7 +463,34 @@ async def _status(ws) -> int:
     print(f"OS pid:    {info.os_pid}")
     print(f"Uptime:    {uptime // 3600}h {uptime % 3600 // 60}m {uptime % 60}s")
     print(f"Sessions:  {sessions or '-'}")
+    for line in compiler_lines(compiler):
+        print(line)
     return 0
+
+
+def compiler_lines(reply) -> list[str]:
+    """The compiler peer and the watches with their unresolved errors (the
+    file, line and caret of each save that did not compile)."""
+    if not (isinstance(reply, tuple) and len(reply) == 2 and isinstance(reply[1], dict)):
+        return []
+
+    def get(m, k, default=None):
+        return {str(key): v for key, v in m.items()}.get(k, default) if isinstance(m, dict) else default
+
+    def text(v) -> str:
+        return bytes(v).decode("utf-8", "replace") if isinstance(v, (bytes, bytearray)) else str(v)
+
+    peer = get(reply[1], "peer", {})
+    state = str(get(peer, "state", "not running"))
+    os_pid = get(peer, "os_pid")
+    lines = [f"Compiler:  {state}" + (f" (OS pid {os_pid})" if isinstance(os_pid, int) else "")]
+    for w in get(reply[1], "watches", []) or []:
+        errors = get(w, "errors", []) or []
+        lines.append(f"Watching:  {text(get(w, 'path'))} ({get(w, 'reloads', 0)} reloads, "
+                     f"{len(errors)} file{'s' if len(errors) != 1 else ''} not compiling)")
+        for e in errors:
+            lines.extend("  " + ln for ln in text(e).splitlines())
+    return lines
 
 
 async def _stop(ws, force: bool) -> int:

@@ -33,7 +33,7 @@
              peer = undefined :: undefined | pid(),
              peer_mon = undefined,
              waiting = [] :: [{term(), term(), reference()}],
-             inflight = #{} :: #{reference() => {term(), reference() | undefined}},
+             inflight = #{} :: #{reference() => {term(), term(), reference(), 0 | 1}},
              backoff = 200 :: pos_integer(),
              starts = 0 :: non_neg_integer(),
              log = [] :: [binary()],
@@ -81,9 +81,9 @@ init(Opts) ->
 
 handle_call({compile, Op}, From, #st{peer = undefined} = St) ->
     Timer = erlang:send_after(?START_WAIT, self(), {start_wait_over, From}),
-    {noreply, St#st{waiting = St#st.waiting ++ [{From, Op, Timer}]}};
+    {noreply, St#st{waiting = St#st.waiting ++ [{From, {Op, 0}, Timer}]}};
 handle_call({compile, Op}, From, St) ->
-    {noreply, forward(From, Op, undefined, St)};
+    {noreply, forward(From, {Op, 0}, St)};
 handle_call(status, _From, St) ->
     State = if St#st.peer =/= undefined -> ready;
                St#st.port =/= undefined -> starting;
@@ -106,20 +106,20 @@ handle_info({peer_ready, Pid, OsPid}, St) ->
     St1 = St#st{peer = Pid, peer_mon = Mon, os_pid = OsPid, backoff = 200},
     St2 = lists:foldl(fun({From, Op, Timer}, Acc) ->
                               _ = erlang:cancel_timer(Timer),
-                              forward(From, Op, undefined, Acc)
+                              forward(From, Op, Acc)
                       end, St1#st{waiting = []}, St#st.waiting),
     {noreply, St2};
 handle_info({compiled, Ref, Reply}, St) ->
     case maps:take(Ref, St#st.inflight) of
-        {{From, Timer}, Rest} ->
-            _ = Timer =/= undefined andalso erlang:cancel_timer(Timer),
+        {{From, _Op, Timer, _Tries}, Rest} ->
+            _ = erlang:cancel_timer(Timer),
             gen_server:reply(From, Reply),
             {noreply, St#st{inflight = Rest}};
         error -> {noreply, St}
     end;
 handle_info({request_timeout, Ref}, St) ->
     case maps:take(Ref, St#st.inflight) of
-        {{From, _}, Rest} ->
+        {{From, _, _, _}, Rest} ->
             gen_server:reply(From, {error, <<"The compiler peer did not answer within 60 s">>}),
             {noreply, St#st{inflight = Rest}};
         error -> {noreply, St}
@@ -184,24 +184,36 @@ open(#st{opts = Opts} = St) ->
 
 peer_gone(Why, St) ->
     io:format(user, "compiler peer ~ts; starting it again~n", [Why]),
-    Text = <<"The compiler peer ", Why/binary, " while compiling; the node restarts it, try again">>,
-    maps:foreach(fun(_Ref, {From, Timer}) ->
-                         _ = Timer =/= undefined andalso erlang:cancel_timer(Timer),
-                         gen_server:reply(From, {error, Text})
-                 end, St#st.inflight),
+    %% Compiling has no side effects, so a request the peer took with it is
+    %% asked again of the next peer, once: a request that kills two peers
+    %% in a row fails with the reason.
+    Text = <<"The compiler peer ", Why/binary, " while compiling this (twice); it is restarted">>,
+    Retry = maps:fold(
+              fun(_Ref, {From, Op, Timer, Tries}, Acc) ->
+                      _ = erlang:cancel_timer(Timer),
+                      case Tries of
+                          0 ->
+                              T = erlang:send_after(?START_WAIT, self(), {start_wait_over, From}),
+                              [{From, {Op, 1}, T} | Acc];
+                          _ ->
+                              gen_server:reply(From, {error, Text}),
+                              Acc
+                      end
+              end, [], St#st.inflight),
     _ = St#st.peer_mon =/= undefined andalso erlang:demonitor(St#st.peer_mon, [flush]),
     schedule_restart(St#st{port = undefined, peer = undefined, peer_mon = undefined,
-                           os_pid = undefined, inflight = #{}, last_exit = Why}).
+                           os_pid = undefined, inflight = #{}, last_exit = Why,
+                           waiting = lists:reverse(Retry) ++ St#st.waiting}).
 
 schedule_restart(St) ->
     erlang:send_after(St#st.backoff, self(), restart),
     St#st{backoff = min(St#st.backoff * 2, 5000)}.
 
-forward(From, Op, _, #st{peer = Peer} = St) ->
+forward(From, {Op, Tries}, #st{peer = Peer} = St) ->
     Ref = make_ref(),
     Peer ! {compile, Ref, Op},
     Timer = erlang:send_after(?REQUEST_TIMEOUT, self(), {request_timeout, Ref}),
-    St#st{inflight = maps:put(Ref, {From, Timer}, St#st.inflight)}.
+    St#st{inflight = maps:put(Ref, {From, Op, Timer, Tries}, St#st.inflight)}.
 
 not_started_text(#st{last_exit = undefined, log = Log}) ->
     iolist_to_binary(["The compiler peer did not start within 30 s", log_tail(Log)]);

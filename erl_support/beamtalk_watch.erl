@@ -67,7 +67,15 @@ handle_cast(_Msg, St) ->
 
 handle_info({watch_reload, Root, Modules, Errors, _Warnings}, St) ->
     case maps:find(Root, St#st.roots) of
-        {ok, W} -> {noreply, St#st{roots = maps:put(Root, reload(W, Modules, Errors), St#st.roots)}};
+        {ok, W} ->
+            %% Whatever a reload does, the watches stay (a crash here would
+            %% lose them all).
+            W1 = try reload(W, Modules, Errors)
+                 catch C:R:S ->
+                         io:format(user, "beamtalk_watch: reload failed: ~tp~n", [{C, R, S}]),
+                         W
+                 end,
+            {noreply, St#st{roots = maps:put(Root, W1, St#st.roots)}};
         error -> {noreply, St}
     end;
 handle_info(_Msg, St) ->
@@ -93,7 +101,7 @@ reload(#{reloads := N, errors := Errs0} = W, Modules, Errors) ->
     Lines = [["\x{21bb} Reloaded ", lists:join(", ", [atom_to_binary(C) || C <- Loaded]), "\n"]
              || Loaded =/= []]
         ++ [["\x{21bb} ", T, "\n"] || {_, T} <- Errors ++ LoadErrors],
-    Text = iolist_to_binary(Lines),
+    Text = unicode:characters_to_binary(Lines),
     _ = Text =/= <<>> andalso (catch beamtalk_transcript:write(Text)),
     W#{reloads => N + 1, errors => Errs, last => Text}.
 

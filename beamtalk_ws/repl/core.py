@@ -150,22 +150,11 @@ class Repl:
         return Outcome(True, f"{done.text}; {done.reloaded} reloaded", warnings=done.build.warnings)
 
     async def reload_class(self, name: str) -> Outcome:
-        """`:reload Counter`: load the class's source file again."""
+        """`:reload Counter` is `Counter reload` (spec/repl.md §4): the node
+        recompiles the class's source file through its compiler peer."""
         if not name.isidentifier() or not name[:1].isupper():
             return Outcome(False, f"Usage: :reload [ClassName] (not {name!r})", kind="command")
-        found = await self.evaluate_code(f"{name} sourceFile")
-        if not found.ok:
-            return found
-        if found.text == "nil":
-            return Outcome(False, f"{name} has no source file — it was not loaded from a file "
-                                  f"(define it in a .bt file and :load it).", kind="command")
-        path = found.text[1:-1].replace('""', '"')
-        from beamtalk_ws.compiler.stdlib import is_stdlib_file
-
-        if is_stdlib_file(path):
-            return Outcome(False, f"Cannot redefine stdlib class '{name}': the standard library is "
-                                  f"compiled when a workspace starts.", kind="command")
-        return await self.load(path, reload=True)
+        return await self.evaluate_code(f"{name} reload")
 
     async def test(self, arg: str, on_output: OutputCallback | None = None) -> Outcome:
         """`:test` (every TestCase subclass of the workspace) or `:test Class`."""
