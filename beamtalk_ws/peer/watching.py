@@ -19,7 +19,7 @@ from pathlib import Path
 
 from beamtalk_ws.dist.terms import Atom
 
-STEP_MS = 10
+STEP_MS = 5
 DEBOUNCE_MS = 1600
 REGISTRY = Atom("beamtalk_watch")
 
