@@ -4,8 +4,9 @@ Linux), not polling.
 Why these numbers: watchfiles hands over a batch once no further change
 arrived for STEP_MS, and at the latest after DEBOUNCE_MS of continuous
 changes.  An editor's save (write, rename) or a `git checkout` of many files
-lands within a few milliseconds, so a 10 ms quiet gap coalesces it into one
-batch while a single save reaches the node in about that time.  Only the
+lands within a millisecond or two, so a 5 ms quiet gap coalesces it into one
+batch while a single save reaches the compiler 5-10 ms after the write
+(scripts/bench_reload.py).  Only the
 changed `.bt` files are compiled (their superclasses come from the node), and
 the node's `beamtalk_watch` loads what compiled and reports what did not.
 """
