@@ -70,7 +70,13 @@ compile_method(Class, ClassSide, Source) when is_atom(Class) ->
 %% @doc Watch a file or directory: every save is compiled and hot-reloaded
 %% by the compiler peer, whoever asked and whether or not a client stays.
 -spec watch(binary() | string()) -> ok | {error, binary()}.
-watch(Path) -> beamtalk_watch:watch(absolute(Path)).
+watch(Path) ->
+    case beamtalk_watch:watch(absolute(Path)) of
+        %% Answer once the peer's OS watches are in place, so a save made
+        %% right after this returns is seen.
+        ok -> beamtalk_compiler_peer:request({watch, beamtalk_watch:roots()});
+        Error -> Error
+    end.
 
 -spec unwatch(binary() | string()) -> ok | {error, binary()}.
 unwatch(Path) -> beamtalk_watch:unwatch(absolute(Path)).

@@ -61,7 +61,11 @@ async def serve(node_name: str, cookie_file: str, workspace_dir: str) -> int:
             msg = await mbox.receive()
             if isinstance(msg, tuple) and len(msg) == 3 and msg[0] == COMPILE:
                 _, ref, op = msg
-                reply = await compiler.handle(op)
+                if isinstance(op, tuple) and op[:1] == (WATCH,):
+                    await watches.ensure([_text(r) for r in op[1]])
+                    reply = Atom("ok")
+                else:
+                    reply = await compiler.handle(op)
                 mbox.send(OWNER, (Atom("compiled"), ref, reply))
             elif isinstance(msg, tuple) and len(msg) == 2 and msg[0] == WATCH:
                 watches.set([_text(r) for r in msg[1]])

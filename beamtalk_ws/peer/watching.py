@@ -37,6 +37,7 @@ class Watches:
         self.mailbox = mailbox
         self.roots: list[Path] = []
         self._task: asyncio.Task | None = None
+        self._ready = asyncio.Event()
 
     def set(self, roots: list[str]) -> None:
         wanted = sorted(Path(r) for r in roots)
@@ -46,8 +47,17 @@ class Watches:
             self._task.cancel()
             self._task = None
         self.roots = wanted
+        self._ready = asyncio.Event()
         if wanted:
-            self._task = asyncio.ensure_future(self._run(wanted))
+            self._task = asyncio.ensure_future(self._run(wanted, self._ready))
+        else:
+            self._ready.set()
+
+    async def ensure(self, roots: list[str]) -> None:
+        """`set`, and return once the OS watches are in place: a save right
+        after `Workspace watch:` answers is seen."""
+        self.set(roots)
+        await asyncio.wait_for(self._ready.wait(), 10)
 
     def owner(self, f: Path) -> Path | None:
         """The watched root a file belongs to (the innermost one)."""
@@ -58,19 +68,31 @@ class Watches:
                     best = r
         return best
 
-    async def _run(self, roots: list[Path]) -> None:
+    async def _run(self, roots: list[Path], ready: asyncio.Event) -> None:
         from watchfiles import awatch
 
         # A file is watched through its directory: editors that save by
         # renaming a new file over the old one would end a watch on the file.
         dirs = sorted({r if r.is_dir() else r.parent for r in roots if r.exists()})
         if not dirs:
+            ready.set()
             return
+        batches = awatch(*dirs, watch_filter=lambda _c, p: _is_source(p),
+                         step=STEP_MS, debounce=DEBOUNCE_MS, recursive=True)
         try:
-            async for changes in awatch(*dirs, watch_filter=lambda _c, p: _is_source(p),
-                                        step=STEP_MS, debounce=DEBOUNCE_MS, recursive=True):
+            # awatch sets up its OS watches (and starts collecting changes)
+            # when first stepped, before it waits in a thread: run that step,
+            # then say the watch is ready.
+            first = asyncio.ensure_future(batches.__anext__())
+            for _ in range(3):
+                await asyncio.sleep(0)
+            ready.set()
+            changes = await first
+            while True:
                 await self.reload({Path(p) for _, p in changes})
+                changes = await batches.__anext__()
         except asyncio.CancelledError:
+            first.cancel()
             raise
         except Exception:  # noqa: BLE001 - reported in the node's log; the watch is retried by a re-watch
             traceback.print_exc(file=sys.stderr)

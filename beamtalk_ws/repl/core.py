@@ -36,8 +36,8 @@ Beamtalk REPL commands:
   :reload, :r        load the last :load path again (hot reload); in a
                      package, rebuild src/ and reload the classes that changed
   :reload Class      reload one class from its source file
-  :watch [PATH|off]  reload on every save: the package's src/, PATH, or
-                     the last :load path
+  :watch [PATH|off]  the workspace reloads every save: the package's src/,
+                     PATH, or the last :load path (outlives this REPL)
   :test, :t [Class]  run the tests of every TestCase subclass (or of one)
   :quit, :q, :exit   leave the REPL (the workspace keeps running)
 Type a Beamtalk expression to evaluate it on the workspace node, e.g. x := 3 + 4"""
@@ -70,6 +70,8 @@ class Repl:
         #: the `:watch` task, and how its reload outcomes are shown (each front
         #: end sets its own: above the prompt, a JSON push line, …)
         self.watcher = None
+        #: the roots this REPL asked the node to watch (`:watch off` unwatches them)
+        self.watched: list[str] = []
         self.notify: Callable[[Outcome], None] = print_outcome
 
     async def evaluate(self, code: str, on_output: OutputCallback | None = None) -> Outcome:
