@@ -47,6 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "start":
             p.add_argument("--timeout", type=int, metavar="SECS", help="idle timeout (default 14400)")
             p.add_argument("--persistent", action="store_true", help="never idle out")
+            p.add_argument("--watch", action="store_true",
+                           help="in a package: load it and hot-reload src/ on every save")
         if name == "stop":
             p.add_argument("--force", action="store_true", help="kill the node if it does not answer")
     wsub.add_parser("list", help="list workspaces")
@@ -78,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      "it if needed) and send `start` to the class of the manifest's start "
                                      "file.  The workspace keeps running: attach with beamtalk repl.")
     _add_workspace_opts(run)
+    run.add_argument("--watch", action="store_true", help="and have the workspace hot-reload src/ on every save")
 
     watch = sub.add_parser("watch", help="hot-reload .bt files into the workspace on every save",
                            description="Attach to the project's workspace (starting it if needed), load "
@@ -246,13 +249,17 @@ async def cmd_run(args) -> int:
             return 1
         print(f"Started {m.name} v{m.version} in workspace '{ws.id}' ({ws.node_name}): "
               f"beamtalk repl attaches to it, beamtalk workspace stop stops it.")
+        if args.watch:
+            await watch_package(ws, m)
         return 0
     finally:
         await client.close()
 
 
 async def cmd_watch(args) -> int:
-    """`beamtalk watch`: `:watch` without a prompt, for a terminal beside the editor."""
+    """`beamtalk watch`: load PATH (or the package), have the workspace watch it
+    (the watch stays after this command ends), and follow the reload reports
+    on the Transcript until Ctrl-C."""
     from beamtalk_ws.repl.attach import idle_timeout_from, open_client
     from beamtalk_ws.repl.commands import watch
     from beamtalk_ws.repl.core import Repl, print_outcome
@@ -269,12 +276,34 @@ async def cmd_watch(args) -> int:
         repl.package = m
         if m is not None:
             print_outcome(await repl.load_package())
-        started = await watch(repl, args.path or "", stop_hint="Ctrl-C stops")
+        started = await watch(repl, args.path or "", stop_hint="Workspace unwatch: stops it; Ctrl-C stops "
+                                                                "following")
         print_outcome(started)
-        if not repl.watcher:
+        if not started.ok:
             return 1
-        await repl.watcher.wait()
-        return 1
+        await client.subscribe_transcript()
+        while True:
+            sys.stdout.write(await client.next_transcript())
+            sys.stdout.flush()
+    finally:
+        await client.close()
+
+
+async def watch_package(ws, m) -> None:
+    """`--watch`: build and load the package, and have the workspace watch src/."""
+    from beamtalk_ws.repl.commands import watch
+    from beamtalk_ws.repl.core import Repl, print_outcome
+    from beamtalk_ws.workspace.client import WorkspaceClient
+
+    client = await WorkspaceClient.connect(ws, session="watch")
+    try:
+        repl = Repl(client)
+        repl.package = m
+        loaded = await repl.load_package()
+        if not loaded.ok:
+            print_outcome(loaded)
+        outcome = await watch(repl, "", stop_hint="Workspace unwatch: stops it")
+        print(outcome.text, file=sys.stdout if outcome.ok else sys.stderr)
     finally:
         await client.close()
 
@@ -432,6 +461,15 @@ def cmd_workspace(args, parser) -> int:
         idle = None if args.persistent else (args.timeout if args.timeout is not None else launcher.DEFAULT_IDLE_TIMEOUT)
         info, started = launcher.start(ws, idle_timeout=idle)
         print(("Started" if started else "Already running:") + f" workspace '{ws.id}' on {info.node} (OS pid {info.os_pid})")
+        if args.watch:
+            from pathlib import Path
+
+            from beamtalk_ws.package.manifest import find_root, load
+
+            root = find_root(ws.project or Path.cwd())
+            if root is None:
+                raise PackageError("--watch needs a package: no beamtalk.toml here or above")
+            asyncio.run(watch_package(ws, load(root)))
         return 0
     if action == "status":
         return asyncio.run(_status(ws))
@@ -441,6 +479,7 @@ def cmd_workspace(args, parser) -> int:
 
 
 async def _status(ws) -> int:
+    from beamtalk_ws.dist.terms import Atom
     from beamtalk_ws.workspace.client import WorkspaceClient
 
     info = launcher.running_info(ws)
@@ -452,6 +491,7 @@ async def _status(ws) -> int:
     client = await WorkspaceClient.connect(ws, session="default")
     try:
         details = await client.workspace_info()
+        compiler = await client.call(Atom("compiler_status"))
     finally:
         await client.close()
     uptime = int(details.get("uptime_ms", 0)) // 1000
@@ -461,7 +501,34 @@ async def _status(ws) -> int:
     print(f"OS pid:    {info.os_pid}")
     print(f"Uptime:    {uptime // 3600}h {uptime % 3600 // 60}m {uptime % 60}s")
     print(f"Sessions:  {sessions or '-'}")
+    for line in compiler_lines(compiler):
+        print(line)
     return 0
+
+
+def compiler_lines(reply) -> list[str]:
+    """The compiler peer and the watches with their unresolved errors (the
+    file, line and caret of each save that did not compile)."""
+    if not (isinstance(reply, tuple) and len(reply) == 2 and isinstance(reply[1], dict)):
+        return []
+
+    def get(m, k, default=None):
+        return {str(key): v for key, v in m.items()}.get(k, default) if isinstance(m, dict) else default
+
+    def text(v) -> str:
+        return bytes(v).decode("utf-8", "replace") if isinstance(v, (bytes, bytearray)) else str(v)
+
+    peer = get(reply[1], "peer", {})
+    state = str(get(peer, "state", "not running"))
+    os_pid = get(peer, "os_pid")
+    lines = [f"Compiler:  {state}" + (f" (OS pid {os_pid})" if isinstance(os_pid, int) else "")]
+    for w in get(reply[1], "watches", []) or []:
+        errors = get(w, "errors", []) or []
+        lines.append(f"Watching:  {text(get(w, 'path'))} ({get(w, 'reloads', 0)} reloads, "
+                     f"{len(errors)} file{'s' if len(errors) != 1 else ''} not compiling)")
+        for e in errors:
+            lines.extend("  " + ln for ln in text(e).splitlines())
+    return lines
 
 
 async def _stop(ws, force: bool) -> int:

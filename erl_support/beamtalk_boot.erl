@@ -14,6 +14,9 @@ start() ->
                  "infinity" -> infinity;
                  Secs -> list_to_integer(Secs) * 1000
              end,
+    %% The private HOME holds the cookie file: its path (never the cookie)
+    %% is what the compiler peer gets.
+    CookieFile = filename:join(os:getenv("HOME", "."), ".erlang.cookie"),
     case os:getenv("BEAMTALK_USER_HOME") of
         false -> ok;
         Home -> os:putenv("HOME", Home), os:unsetenv("BEAMTALK_USER_HOME")
@@ -26,8 +29,21 @@ start() ->
     {ok, _} = beamtalk_workspace:start(#{id => list_to_binary(Id),
                                          dir => list_to_binary(Dir),
                                          idle_ms => IdleMs}),
+    start_compiler_peer(Dir, CookieFile),
     write_node_info(Dir),
     ok.
+
+%% The compiler peer (DESIGN D11) starts in the background: the node is
+%% ready for REPL clients before the peer's Python has imported.
+start_compiler_peer(Dir, CookieFile) ->
+    case arg(beamtalk_python, none) of
+        none -> ok;
+        Python ->
+            ok = beamtalk_peer_sup:start(#{python => Python,
+                                           pythonpath => arg(beamtalk_pythonpath, ""),
+                                           cookie_file => CookieFile,
+                                           dir => Dir})
+    end.
 
 arg(Name, Default) ->
     case init:get_argument(Name) of

@@ -45,7 +45,8 @@
 -behaviour(gen_server).
 
 %% Generated code (runtime_abi.py)
--export([define/1, global/1, class_var/2, set_class_var/3, info/1, add_method/4]).
+-export([define/1, global/1, class_var/2, set_class_var/3, info/1, add_method/4,
+         remove_method/3]).
 -export([define_unbooted/1, define_with_warnings/1, define_stdlib/1]).
 %% Workspace globals
 -export([set_global/2, unset_global/1, globals/0]).
@@ -407,6 +408,16 @@ add_method(Cls, Sel, Method, Info) when is_atom(Sel), is_map(Info) ->
         {error, Ex} -> erlang:error(Ex)
     end.
 
+%% @doc `C removeSelector: #sel`: remove one method the class itself
+%% defines (ClassSide true: a class-side method).  Instances and actors stop
+%% answering it from their next message (an inherited one answers again).
+-spec remove_method(atom(), atom(), boolean()) -> ok.
+remove_method(Name, Sel, ClassSide) when is_atom(Name), is_atom(Sel) ->
+    case gen_server:call(?REG, {remove_method, Name, Sel, ClassSide =:= true}, infinity) of
+        ok -> ok;
+        {error, Ex} -> erlang:error(Ex)
+    end.
+
 %% @doc Unregister a class (`removeFromSystem`).
 remove(Name) ->
     case gen_server:call(?REG, {remove, Name}) of
@@ -575,7 +586,34 @@ registry_call({set_method_doc, Name, Key, Doc}) ->
 registry_call({remove, Name}) ->
     do_remove(Name);
 registry_call({add_method, Name, Sel, Method, Info}) ->
-    do_add_method(Name, Sel, Method, Info).
+    do_add_method(Name, Sel, Method, Info);
+registry_call({remove_method, Name, Sel, ClassSide}) ->
+    do_remove_method(Name, Sel, ClassSide).
+
+do_remove_method(Name, Sel, ClassSide) ->
+    E = case entry(Name) of
+            undefined -> not_found(Name);
+            E0 -> E0
+        end,
+    maps:get(protected, E, false) andalso
+        raise_def(class_already_exists, Name,
+                  ["Cannot remove methods from stdlib class '", to_bin(Name), "'"], nil),
+    Key = case ClassSide of true -> class_methods; false -> methods end,
+    Table = maps:get(Key, E),
+    maps:is_key(Sel, Table) orelse
+        raise_def(does_not_understand, Name,
+                  [to_bin(Name), case ClassSide of true -> " class"; false -> "" end,
+                   " does not define ", atom_to_binary(Sel)],
+                  <<"removeSelector: removes a method the class itself defines (see localMethods)">>),
+    MI = maps:get(method_info, E, #{}),
+    E1 = E#{Key => maps:remove(Sel, Table),
+            method_info => maps:remove({Sel, ClassSide}, MI),
+            sealed_methods => lists:delete(Sel, maps:get(sealed_methods, E, []))},
+    ets:insert(?TAB, {Name, E1#{dispatch => false}}),
+    ok = gen_server:call(maps:get(pid, E1), {set_desc, E1}),
+    recompute(affected(Name)),
+    beamtalk_dispatch_gen:set(Name, none),
+    ok.
 
 do_add_method(Name, Sel, Method, Info) ->
     E = case entry(Name) of

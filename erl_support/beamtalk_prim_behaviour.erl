@@ -15,7 +15,8 @@
          'isMeta'/1, 'isMetaclass'/1, 'isClass'/1, 'thisClass'/1, 'new'/1,
          'new:'/2, 'doc'/1, 'doc:'/2, 'sourceFile'/1, '>>'/2,
          'removeFromSystem'/1, 'isAbstract'/1, 'isSealed'/1, 'kind'/1,
-         'classVariableNames'/1, 'reload'/1, 'setDocForMethod:to:'/3]).
+         'classVariableNames'/1, 'reload'/1, 'setDocForMethod:to:'/3,
+         'compile:'/2, 'removeSelector:'/2]).
 
 b(Self) -> beamtalk_class:behaviour(Self).
 
@@ -169,31 +170,6 @@ not_defined(Self, Name, Sel) ->
                                                beamtalk_print:print_string(Sel), " and ",
                                                beamtalk_print:print_string(Text)]), nil).
 
-%% @doc `C reload`: compiling is the job of `beamtalk` (Python), which the
-%% node cannot call back, so the answer is how to do it from there.
-'reload'(Self) ->
-    Name = beamtalk_class:name_of(Self),
-    N = atom_to_binary(Name),
-    Stdlib = case beamtalk_class:entry(Name) of
-                 #{protected := true} -> true;
-                 _ -> false
-             end,
-    case 'sourceFile'(Self) of
-        _ when Stdlib ->
-            beamtalk_exception:raise(runtime_error, Name, reload,
-                                     iolist_to_binary([N, " is a stdlib class: it is reloaded only with a new workspace"]),
-                                     <<"The stdlib is compiled when a workspace starts">>);
-        nil ->
-            beamtalk_exception:raise(runtime_error, Name, reload,
-                                     iolist_to_binary([N, " has no source file to reload"]),
-                                     <<"Only classes loaded from a .bt file (:load) can be reloaded">>);
-        File ->
-            beamtalk_exception:raise(runtime_error, Name, reload,
-                                     iolist_to_binary([N, " reload cannot compile ", File,
-                                                       " on the node: the compiler runs in beamtalk"]),
-                                     iolist_to_binary(["Use :reload ", N, " in the REPL (or beamtalk watch)"]))
-    end.
-
 'removeFromSystem'(Self) ->
     beamtalk_class:remove(beamtalk_class:name_of(Self)).
 
@@ -211,3 +187,8 @@ has_modifier(Self, M) ->
         #{kind := K} -> K;
         _ -> nil
     end.
+
+%% Live class editing through the node's compiler peer (beamtalk_live).
+'reload'(Self) -> beamtalk_live:reload(Self).
+'compile:'(Self, Source) -> beamtalk_live:compile(Self, Source).
+'removeSelector:'(Self, Sel) -> beamtalk_live:remove_selector(Self, Sel).

@@ -4,7 +4,8 @@
 -module(beamtalk_prim_workspace_interface).
 -export(['actors'/2, 'actorAt:'/3, 'actorsOf:'/3, 'classes'/2, 'testClasses'/2,
          'globals'/2, 'load:'/3, 'test'/2, 'test:'/3, 'bind:as:'/4, 'unbind:'/3,
-         'class current'/1, 'class current:'/2]).
+         'class current'/1, 'class current:'/2, 'watch:'/3, 'unwatch:'/3,
+         'watches'/2]).
 
 'class current'(_Cls) -> beamtalk_singletons:current('WorkspaceInterface').
 'class current:'(_Cls, Actor) -> beamtalk_singletons:set_current('WorkspaceInterface', Actor).
@@ -51,13 +52,11 @@ user_class(N) ->
                                                                     user_class(N)]),
     {maps:merge(Classes, beamtalk_class:globals()), S}.
 
-%% Loading needs the compiler, which runs in the beamtalk process, not here.
-'load:'(_Self, _S, Path) ->
-    beamtalk_exception:raise(runtime_error, 'WorkspaceInterface', 'load:',
-                             iolist_to_binary(["Workspace load: cannot compile ",
-                                               beamtalk_print:display_string(Path),
-                                               " on the node"]),
-                             <<"Use :load PATH in the REPL (or the load op of --json)">>).
+%% Loading, watching: through the node's compiler peer (beamtalk_live).
+'load:'(_Self, S, Path) -> {beamtalk_live:load(Path), S}.
+'watch:'(_Self, S, Path) -> {beamtalk_live:watch(Path), S}.
+'unwatch:'(_Self, S, Path) -> {beamtalk_live:unwatch(Path), S}.
+'watches'(_Self, S) -> {beamtalk_live:watches(), S}.
 
 'test'(_Self, S) -> {beamtalk_prim_test_runner:'class runAll'('TestRunner'), S}.
 'test:'(_Self, S, Cls) -> {beamtalk_prim_test_runner:'class run:'('TestRunner', Cls), S}.

@@ -122,6 +122,11 @@ handle_call(sessions, _From, St) ->
     {reply, {ok, lists:sort(maps:keys(St#st.sessions))}, St};
 handle_call(info, _From, St) ->
     {reply, {ok, info(St, undefined)}, St};
+handle_call(compiler_status, _From, St) ->
+    %% The compiler peer and the file watches (beamtalk_watch), for
+    %% `beamtalk workspace status`.
+    {reply, {ok, #{peer => beamtalk_compiler_peer:status(),
+                   watches => try beamtalk:watches() catch _:_ -> [] end}}, St};
 handle_call(ping, _From, St) ->
     {reply, pong, St};
 handle_call(stop, _From, St) ->

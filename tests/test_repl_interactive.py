@@ -252,7 +252,7 @@ def test_watch_reloads_show_above_the_prompt(workspace, tmp_path):
         f.write_text("Object subclass: WatchedTerm\n  answer => 2\n")
         st = f.stat()
         os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
-        child.expect_exact("\u21bb Loaded: WatchedTerm", timeout=20)
+        child.expect_exact("\u21bb Reloaded WatchedTerm", timeout=20)   # the node's watch, on the Transcript
         child.send("wer\r")                        # the line typed so far is still there
         expect_line(child, "2")
         child.expect_exact(PROMPT)

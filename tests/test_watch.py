@@ -1,10 +1,10 @@
-"""Reload on save (`:watch`, `beamtalk watch`): the polling watcher alone, then
-against real nodes — a saved change reaches running actors with no command typed."""
+"""Reload on save (`:watch`, `beamtalk watch`, `--watch`) against real nodes:
+the workspace node watches (its compiler peer, OS change notifications), so
+a saved change reaches running actors with no command typed, and reloads go
+on after the client that asked has gone."""
 
 from __future__ import annotations
 
-import asyncio
-import os
 import signal
 import subprocess
 import time
@@ -12,36 +12,23 @@ from pathlib import Path
 
 from conftest import beamtalk_cmd, run_beamtalk
 
-from beamtalk_ws.repl.watch import changes, snapshot
+
+async def eventually(repl, code: str, want: str, timeout: float = 20.0) -> str:
+    deadline = time.monotonic() + timeout
+    while True:
+        out = await repl.evaluate(code)
+        if out.text == want or time.monotonic() > deadline:
+            return out.text
+        time.sleep(0.05)
 
 
-def touch(path: Path, text: str) -> None:
-    path.write_text(text)
-    st = path.stat()  # make the change visible even within one mtime tick
-    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
-
-
-async def test_changes_are_settled_sets_of_files(tmp_path):
-    a = tmp_path / "a.bt"
-    a.write_text("x")
-    (tmp_path / ".hidden").mkdir()
-    seen = changes([tmp_path], interval=0.05)
-    first = asyncio.ensure_future(seen.__anext__())
-    await asyncio.sleep(0.1)
-    touch(a, "y")
-    (tmp_path / "b.bt").write_text("new")
-    (tmp_path / "notes.txt").write_text("ignored")
-    (tmp_path / ".hidden" / "c.bt").write_text("ignored too")
-    assert await asyncio.wait_for(first, 5) == {a, tmp_path / "b.bt"}
-    a.unlink()
-    assert await asyncio.wait_for(seen.__anext__(), 5) == {a}
-    await seen.aclose()
-
-
-def test_snapshot_of_a_file_and_of_nothing(tmp_path):
-    f = tmp_path / "one.bt"
-    f.write_text("x")
-    assert set(snapshot([f, tmp_path / "missing"])) == {f}
+async def transcript_with(repl, needle: str, timeout: float = 20.0) -> str:
+    deadline = time.monotonic() + timeout
+    while True:
+        text = "".join(await repl.client.transcript_recent())
+        if needle in text or time.monotonic() > deadline:
+            return text
+        time.sleep(0.05)
 
 
 async def test_watch_reloads_a_package_on_save(repl, tmp_path):
@@ -53,48 +40,43 @@ async def test_watch_reloads_a_package_on_save(repl, tmp_path):
     src.write_text(body)
     repl.package = manifest.load(root)
     assert (await repl.evaluate(":reload")).ok
-    reloads: asyncio.Queue = asyncio.Queue()
-    repl.notify = reloads.put_nowait
     started = await repl.evaluate(":watch")
-    assert started.text == ("Watching watched_app's src/: every save is compiled and hot-reloaded "
-                            "(:watch off stops).")
+    assert started.text == ("Watching watched_app's src/: every save is compiled and hot-reloaded by the "
+                            "workspace, also after this client exits (:watch off stops it).")
     try:
         assert (await repl.evaluate("t := WatchedTally spawn")).ok
         assert (await repl.evaluate("t bump; bump")).text == "2"
-        touch(src, body + "  n => self.n\n")
-        done = await asyncio.wait_for(reloads.get(), 15)
-        assert (done.ok, done.text) == (True, "\u21bb Compiled watched_app v0.1.0 (2 classes); 1 reloaded")
-        assert (await repl.evaluate("t n")).text == "2"
-        touch(src, body + "  n => (self.n\n")
-        bad = await asyncio.wait_for(reloads.get(), 15)
-        assert not bad.ok and bad.text.startswith("\u21bb watched_app: 1 file did not compile:")
+        src.write_text(body + "  n => self.n\n")
+        assert await eventually(repl, "t n", "2") == "2", "".join(await repl.client.transcript_recent())
+        assert "\u21bb Reloaded WatchedTally" in await transcript_with(repl, "\u21bb Reloaded WatchedTally")
+        src.write_text(body + "  n => self.n + + 1\n")
+        text = await transcript_with(repl, f"{src}:4:")
+        assert f"\u21bb {src}:4:" in text and "^" in text
         assert (await repl.evaluate("t n")).text == "2"     # the old code stays
     finally:
         assert (await repl.evaluate(":watch off")).text == "Stopped watching."
     assert (await repl.evaluate(":watch off")).text.startswith("Not watching anything")
+    assert (await repl.evaluate("Workspace watches")).text == "#()"
 
 
 async def test_watch_a_path_loads_it_first(repl, tmp_path):
     f = tmp_path / "watched_thing.bt"
     f.write_text("Object subclass: WatchedThing\n  answer => 41\n")
-    reloads: asyncio.Queue = asyncio.Queue()
-    repl.notify = reloads.put_nowait
     started = await repl.evaluate(f":watch {f}")
     try:
         assert started.ok and started.text.splitlines()[0] == "Loaded: WatchedThing"
-        touch(f, "Object subclass: WatchedThing\n  answer => 42\n")
-        done = await asyncio.wait_for(reloads.get(), 15)
-        assert done.text == "\u21bb Loaded: WatchedThing"
-        assert (await repl.evaluate("WatchedThing new answer")).text == "42"
+        f.write_text("Object subclass: WatchedThing\n  answer => 42\n")
+        assert await eventually(repl, "WatchedThing new answer", "42") == "42"
     finally:
         await repl.evaluate(":watch off")
     assert (await repl.evaluate(":watch /no/such/file.bt")).text == "File not found: /no/such/file.bt"
 
 
-def test_beamtalk_watch_follows_saves_until_ctrl_c(bt_home, tmp_path):
+def test_beamtalk_watch_follows_reloads_and_the_watch_stays(bt_home, tmp_path):
     r = run_beamtalk(["new", "cli_watch"], cwd=tmp_path)
     assert r.returncode == 0
     root = tmp_path / "cli_watch"
+    main = root / "src" / "main.bt"
     proc = subprocess.Popen(beamtalk_cmd() + ["watch"], cwd=root, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
@@ -103,15 +85,37 @@ def test_beamtalk_watch_follows_saves_until_ctrl_c(bt_home, tmp_path):
         while len(lines) < 2 and time.monotonic() < deadline:
             lines.append(proc.stdout.readline().rstrip("\n"))
         assert lines == ["Compiled cli_watch v0.1.0 (1 class); 1 reloaded",
-                         "Watching cli_watch's src/: every save is compiled and hot-reloaded (Ctrl-C stops)."]
-        touch(root / "src" / "main.bt", (root / "src" / "main.bt").read_text() + "  class other => 2\n")
-        assert proc.stdout.readline().rstrip("\n") == "\u21bb Compiled cli_watch v0.1.0 (1 class); 1 reloaded"
+                         "Watching cli_watch's src/: every save is compiled and hot-reloaded by the "
+                         "workspace, also after this client exits (Workspace unwatch: stops it; Ctrl-C "
+                         "stops following)."]
+        time.sleep(0.3)
+        main.write_text(main.read_text() + "  class other => 2\n")
+        assert proc.stdout.readline().startswith("\u21bb Reloaded ")
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=15) == 130
         assert "Traceback" not in proc.stderr.read()
+        status = run_beamtalk(["workspace", "status"], cwd=root).stdout
+        assert f"Watching:  {(root / 'src').resolve()} (" in status
     finally:
         if proc.poll() is None:
             proc.kill()
+        from beamtalk_ws.workspace import launcher, paths
+
+        launcher.kill(paths.resolve(None, root))
+
+
+def test_workspace_start_watch_in_a_package(bt_home, tmp_path):
+    r = run_beamtalk(["new", "start_watch"], cwd=tmp_path)
+    assert r.returncode == 0
+    root = tmp_path / "start_watch"
+    try:
+        r = run_beamtalk(["workspace", "start", "--watch"], cwd=root)
+        assert r.returncode == 0, r.stderr
+        assert "Watching start_watch's src/" in r.stdout
+        status = run_beamtalk(["workspace", "status"], cwd=root).stdout
+        assert f"Watching:  {(root / 'src').resolve()} (0 reloads, 0 files not compiling)" in status
+        assert "Compiler:  ready" in status
+    finally:
         from beamtalk_ws.workspace import launcher, paths
 
         launcher.kill(paths.resolve(None, root))

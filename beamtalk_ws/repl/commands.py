@@ -46,17 +46,23 @@ WATCH_USAGE = ("Usage: :watch [PATH] (a file or directory), :watch off.  With no
                "package's src/, or the last :load path")
 
 
-async def watch(repl, arg: str, stop_hint: str = ":watch off stops") -> Outcome:
-    """`:watch`: reload on every save, in the background (`repl.notify` shows each reload)."""
+def bt_string(text: str) -> str:
+    """A Beamtalk string literal of `text`."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+async def watch(repl, arg: str, stop_hint: str = ":watch off stops it") -> Outcome:
+    """`:watch`: the workspace node watches (`Workspace watch:`), so the watch
+    outlives this REPL; each reload, and each save that does not compile, is
+    reported on the Transcript, which every attached client shows."""
     from pathlib import Path
 
-    from .watch import Watcher
-
     if arg == "off":
-        if repl.watcher is None or not repl.watcher.running:
+        if not repl.watched:
             return Outcome(False, "Not watching anything (:watch [PATH] starts).", kind="command")
-        repl.watcher.stop()
-        repl.watcher = None
+        for p in repl.watched:
+            await repl.evaluate_code(f"Workspace unwatch: {bt_string(p)}")
+        repl.watched = []
         return Outcome(True, "Stopped watching.")
     first = None
     if arg:
@@ -66,31 +72,21 @@ async def watch(repl, arg: str, stop_hint: str = ":watch off stops") -> Outcome:
             return Outcome(False, f"File not found: {text}", kind="command")
         if text != repl.last_load:
             first = await repl.load(text)
-        roots, shown = [path], text
-
-        def reload():
-            return repl.load(text, reload=True)
+        root, shown = path, text
     elif repl.package is not None:
-        m = repl.package
-        roots, shown, reload = [m.src, m.root / "beamtalk.toml"], f"{m.name}'s src/", repl.load_package
+        root, shown = repl.package.src, f"{repl.package.name}'s src/"
     elif repl.last_load is not None:
-        last = repl.last_load
-        roots, shown = [Path(last).expanduser()], last
-
-        def reload():
-            return repl.load(last, reload=True)
+        root, shown = Path(repl.last_load).expanduser(), repl.last_load
     else:
         return Outcome(False, WATCH_USAGE, kind="command")
-    if repl.watcher is not None:
-        repl.watcher.stop()
-
-    def report(outcome, error) -> None:
-        if outcome is None:
-            outcome = Outcome(False, error, kind="command")
-        repl.notify(Outcome(outcome.ok, "\u21bb " + outcome.text, kind=outcome.kind, warnings=outcome.warnings))
-
-    repl.watcher = Watcher(roots, reload, report)
-    note = f"Watching {shown}: every save is compiled and hot-reloaded ({stop_hint})."
+    target = str(root.resolve())
+    asked = await repl.evaluate_code(f"Workspace watch: {bt_string(target)}")
+    if not asked.ok:
+        return asked
+    if target not in repl.watched:
+        repl.watched.append(target)
+    note = (f"Watching {shown}: every save is compiled and hot-reloaded by the workspace, "
+            f"also after this client exits ({stop_hint}).")
     if first is not None:
         return Outcome(first.ok, first.text + "\n" + note, kind=first.kind, warnings=first.warnings)
     return Outcome(True, note)

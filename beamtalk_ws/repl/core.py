@@ -36,8 +36,8 @@ Beamtalk REPL commands:
   :reload, :r        load the last :load path again (hot reload); in a
                      package, rebuild src/ and reload the classes that changed
   :reload Class      reload one class from its source file
-  :watch [PATH|off]  reload on every save: the package's src/, PATH, or
-                     the last :load path
+  :watch [PATH|off]  the workspace reloads every save: the package's src/,
+                     PATH, or the last :load path (outlives this REPL)
   :test, :t [Class]  run the tests of every TestCase subclass (or of one)
   :quit, :q, :exit   leave the REPL (the workspace keeps running)
 Type a Beamtalk expression to evaluate it on the workspace node, e.g. x := 3 + 4"""
@@ -70,6 +70,8 @@ class Repl:
         #: the `:watch` task, and how its reload outcomes are shown (each front
         #: end sets its own: above the prompt, a JSON push line, …)
         self.watcher = None
+        #: the roots this REPL asked the node to watch (`:watch off` unwatches them)
+        self.watched: list[str] = []
         self.notify: Callable[[Outcome], None] = print_outcome
 
     async def evaluate(self, code: str, on_output: OutputCallback | None = None) -> Outcome:
@@ -150,22 +152,11 @@ class Repl:
         return Outcome(True, f"{done.text}; {done.reloaded} reloaded", warnings=done.build.warnings)
 
     async def reload_class(self, name: str) -> Outcome:
-        """`:reload Counter`: load the class's source file again."""
+        """`:reload Counter` is `Counter reload` (spec/repl.md §4): the node
+        recompiles the class's source file through its compiler peer."""
         if not name.isidentifier() or not name[:1].isupper():
             return Outcome(False, f"Usage: :reload [ClassName] (not {name!r})", kind="command")
-        found = await self.evaluate_code(f"{name} sourceFile")
-        if not found.ok:
-            return found
-        if found.text == "nil":
-            return Outcome(False, f"{name} has no source file — it was not loaded from a file "
-                                  f"(define it in a .bt file and :load it).", kind="command")
-        path = found.text[1:-1].replace('""', '"')
-        from beamtalk_ws.compiler.stdlib import is_stdlib_file
-
-        if is_stdlib_file(path):
-            return Outcome(False, f"Cannot redefine stdlib class '{name}': the standard library is "
-                                  f"compiled when a workspace starts.", kind="command")
-        return await self.load(path, reload=True)
+        return await self.evaluate_code(f"{name} reload")
 
     async def test(self, arg: str, on_output: OutputCallback | None = None) -> Outcome:
         """`:test` (every TestCase subclass of the workspace) or `:test Class`."""

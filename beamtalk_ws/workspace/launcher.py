@@ -88,8 +88,18 @@ def node_argv(ws: WorkspacePaths, ebin: Path, idle_timeout: int | None,
         "-beamtalk_dir", str(ws.dir),
         "-beamtalk_idle", idle,
         *extra,
+        *peer_args(),
         "-s", "beamtalk_boot", "start",
     ]
+
+
+def peer_args() -> list[str]:
+    """How the node runs its compiler peer (DESIGN D11): this Python, with
+    this package importable."""
+    import sys
+
+    return ["-beamtalk_python", sys.executable,
+            "-beamtalk_pythonpath", str(Path(__file__).resolve().parents[2])]
 
 
 def node_env(ws: WorkspacePaths) -> dict[str, str]:
