@@ -81,13 +81,13 @@ index_of([Y | T], X, I) -> case Y == X of true -> I; false -> index_of(T, X, I +
         false -> lists:sublist(L, A1, B1 - A1 + 1)
     end.
 'asList'(L) -> L.
-%% A charlist (or any list of code points and UTF-8 binaries) as a String.
+%% A charlist that Erlang answered (a non-empty list of printable code
+%% points) as the String it stands for; any other list as its printString,
+%% which is what Collection answers (stdlib spec: asString = printString).
 'asString'(L) ->
-    case catch unicode:characters_to_binary(L) of
-        B when is_binary(B) -> B;
-        _ -> beamtalk_exception:raise(type_error, 'List', 'asString',
-                                      <<"asString needs a List of character codes (a charlist)">>,
-                                      <<"#(104, 105) asString answers \"hi\"">>)
+    case L =/= [] andalso io_lib:printable_unicode_list(L) of
+        true -> unicode:characters_to_binary(L);
+        false -> beamtalk_print:print_string(L)
     end.
 'join'(L) -> iolist_to_binary([beamtalk_print:display_string(X) || X <- L]).
 'join:'(L, Sep) -> iolist_to_binary(lists:join(Sep, [beamtalk_print:display_string(X) || X <- L])).

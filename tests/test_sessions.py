@@ -201,10 +201,22 @@ async def test_charlist_hint_and_conversions(repl):
     assert home.ok and home.text.startswith('"/')
     assert (await repl.evaluate('"hé" asCharlist')).text == "#(104, 233)"
     assert (await repl.evaluate("#(104, 105) asString")).text == '"hi"'
-    bad = await repl.evaluate("#(#a) asString")
-    assert not bad.ok and "charlist" in bad.text
+    # a List that is no printable charlist keeps Collection's asString (printString)
+    assert (await repl.evaluate("#(1, 2) asString")).text == '"#(1, 2)"'
+    assert (await repl.evaluate("#() asString")).text == '"#()"'
+    assert (await repl.evaluate("#(#a) asString")).text == '"#(#a)"'
     # no charlist hint when no String was passed
     assert "asCharlist" not in (await repl.evaluate("Erlang erlang atom_to_list: 3")).text
+
+
+async def test_an_actor_maps_its_erlang_call_errors_for_the_caller(repl):
+    await repl.evaluate("Actor subclass: EnvReader\n  read: name => Erlang os getenv: name")
+    assert (await repl.evaluate("r := EnvReader spawn")).ok
+    out = await repl.evaluate('r read: "HOME"')
+    assert not out.ok
+    assert out.text.startswith("ERROR: #TypeError\n  Module: os\n  Function: getenv/1")
+    assert "asCharlist" in out.text
+    assert (await repl.evaluate('(r read: "HOME" asCharlist) asString')).ok
 
 
 async def test_long_reasons_are_shortened_with_the_whole_term_in_details(repl):

@@ -79,7 +79,8 @@ def test_interrupt_over_json(own_workspace):
     finally:
         proc.wait(timeout=30)
     by_id = {r["id"]: r for r in replies}
-    assert by_id[2] == {"id": 2, "error": "Interrupted"}
+    assert {k: v for k, v in by_id[2].items() if k != "notice"} == {"id": 2, "error": "Interrupted"}
+    assert "evaluator process was stopped by the interrupt" in by_id[2]["notice"]
     assert by_id[3] == {"id": 3, "value": "ok"}
     assert by_id[4] == {"id": 4, "value": "6"}
 
