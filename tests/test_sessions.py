@@ -270,3 +270,27 @@ def test_memory_limit_and_crash_dump(bt_home, monkeypatch):
         assert dumps == []
     finally:
         launcher.kill(ws)
+
+
+async def test_timeout_replaces_the_evaluator_and_says_so(repl):
+    assert (await repl.evaluate("kept := 3")).ok
+    compiled = await repl.compile("[true] whileTrue: []")
+    out = await repl.client.eval(compiled.forms, timeout_ms=300)
+    assert (out.ok, out.kind, out.text) == (False, "timeout", "Request timed out")
+    assert "was stopped when the request timed out" in out.notice
+    assert (await repl.evaluate("kept")).text == "3"
+
+
+async def test_a_detached_evaluation_outlives_its_client(workspace):
+    name, a, b, ra, rb = await _session_pair(workspace)
+    try:
+        compiled = await ra.compile('z := 5. Erlang timer sleep: 300. z')
+        task = asyncio.ensure_future(a.eval(compiled.forms, detached=True))
+        await asyncio.sleep(0.1)
+        await a.close()
+        task.cancel()
+        await asyncio.sleep(0.6)
+        out = await rb.evaluate("z + 1")
+        assert (out.text, out.notice) == ("6", None)
+    finally:
+        await b.close()
