@@ -3,9 +3,14 @@
 %% on this node (D5), and evaluates the abstract forms the Python compiler
 %% sends.
 %%
-%% Why evaluations run in their own process: a crash, a runaway loop
-%% (`interrupt`) or a timeout must never touch the session; bindings are
-%% replaced only when an evaluation succeeds, so nothing is half-applied.
+%% Why inputs run in a session evaluator (beamtalk_evaluator), not in the
+%% server: a crash, a runaway loop (`interrupt`), a timeout or the memory
+%% limit must never touch the session; bindings are replaced only when an
+%% evaluation succeeds, so nothing is half-applied.  The evaluator is kept
+%% across inputs (ETS tables, links, monitors live on) and replaced only
+%% when it dies; the reply that sees it go carries a notice saying what was
+%% lost.  An evaluation belongs to the client that asked for it: when that
+%% client goes away it is stopped, unless the request was `detached`.
 %%
 %% Why two kinds of module: an input that creates no funs is compiled into the
 %% session's scratch module, reloaded for every such input, so the atom table
@@ -13,12 +18,16 @@
 %% own that is never purged, so closures stored in bindings, actor state or
 %% classes keep working after any number of later inputs.
 %%
-%% Requests (gen_server calls): `{attach, Client, Session}`,
+%% Requests (gen_server calls): `{attach, Client, Session}` (the reply's
+%% info has `other_clients`), `{binding_names, Session}`,
 %% `{eval, Session, Req}` where Req is `#{forms := Forms}` (an input),
 %% `#{load := [{Module, Forms}]}` (class modules, all or none) or
 %% `#{tests := all | [ClassName], strict := boolean()}` (run BUnit tests;
 %% answered `{tests, [ResultMap], Names}`), each optionally with `timeout`
-%% (ms or infinity); `{interrupt, S}`, `{bindings, S}`, `{clear, S}`,
+%% (ms or infinity) and `detached` (true: runs on when its client goes);
+%% an eval reply is `{ok, Text, Names}`, `{error, Kind, Text, Names}` or
+%% `{tests, Results, Names}`, with the notice appended as one more element
+%% when the session's evaluator was replaced; `{interrupt, S}`, `{bindings, S}`, `{clear, S}`,
 %% `{class_info, Names}`, `{transcript_subscribe, Pid}` and
 %% `{transcript_unsubscribe, Pid}` (Pid then receives `{transcript, Text}`,
 %% see beamtalk_transcript), `{stop_with, Pid}` (stop the node when Pid
