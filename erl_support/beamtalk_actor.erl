@@ -208,7 +208,14 @@ handle_call({Sel, Args}, {Caller, _}, State0) when is_atom(Sel), is_list(Args) -
         {Result, State1} when is_map(State1) -> {reply, {ok, Result}, State1};
         Other -> {reply, {error, error, bad_method_result(Sel, Other), []}, State}
     catch
-        C:R:S -> {reply, {error, C, beamtalk_exception:clean(R), S}, State}
+        C:R:S ->
+            %% An Erlang call's exception is mapped here, where the actor
+            %% (Beamtalk code) catches it: the note naming the function
+            %% lives in this process (beamtalk_erlang:noted/2).
+            case beamtalk_erlang:noted(C, R) of
+                {ok, Ex} -> {reply, {error, error, Ex, S}, State};
+                none -> {reply, {error, C, beamtalk_exception:clean(R), S}, State}
+            end
     end;
 handle_call(_Other, _From, State) ->
     {reply, {error, error, badarg, []}, State}.

@@ -26,9 +26,14 @@ start() ->
         none -> ok;
         StdlibDir -> ok = beamtalk_stdlib:load(StdlibDir)
     end,
+    MaxHeap = case arg(beamtalk_max_heap_mb, default) of
+                  default -> default;
+                  Mb -> list_to_integer(Mb)
+              end,
     {ok, _} = beamtalk_workspace:start(#{id => list_to_binary(Id),
                                          dir => list_to_binary(Dir),
-                                         idle_ms => IdleMs}),
+                                         idle_ms => IdleMs,
+                                         max_heap_mb => MaxHeap}),
     start_compiler_peer(Dir, CookieFile),
     write_node_info(Dir),
     ok.

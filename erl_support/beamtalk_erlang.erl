@@ -6,15 +6,26 @@
 %%
 %% Before calling, the export list is checked so a missing module or
 %% function is reported as the seed shows (Module / Function / Hint, no
-%% Erlang stack).  Errors raised by the call are mapped as the seed's table
-%% says: undef -> RuntimeError (does_not_understand), badarg and badarith ->
-%% TypeError, function_clause -> RuntimeError (arity_mismatch), exit ->
+%% Erlang stack).
+%%
+%% What the called function raises leaves the call unchanged, class and
+%% reason: `Erlang erlang exit: #normal` in a spawned block ends that
+%% process with reason `normal`, as Erlang code would, and a supervisor or
+%% a linked process sees exactly what Erlang code would have sent.  The
+%% call only notes (in the process dictionary) which function raised it;
+%% where Beamtalk code catches the exception (`on:do:`, the REPL, a test),
+%% beamtalk_errors:wrap/3 asks noted/2 and maps it as the seed's table
+%% says: undef -> RuntimeError (does_not_understand), badarg and badarith
+%% -> TypeError, function_clause -> RuntimeError (arity_mismatch), exit ->
 %% ExitError, throw -> ThrowError; the original reason is kept in the
-%% details.  Beamtalk exceptions and non-local returns raised by Beamtalk
-%% code called back from Erlang pass through unchanged.
+%% details.  A String passed where the function failed with badarg gets
+%% the charlist hint; an actor passed to an Erlang function the hint that
+%% Erlang wants its pid.
 -module(beamtalk_erlang).
 
--export([call/3, invoke/3, proxy/1, proxy_send/3, function_name/1, exports/1]).
+-export([call/3, invoke/3, proxy/1, proxy_send/3, function_name/1, exports/1, noted/2]).
+
+-define(NOTE, '$bt_interop').
 
 -define(CK, '$beamtalk_class').
 
@@ -38,7 +49,7 @@ call(M, F, Args) when is_atom(M), is_atom(F), is_list(Args) ->
     check_callable(M, F, N),
     try erlang:apply(M, F, Args)
     catch
-        C:R:S -> mapped(C, R, S, M, F, N)
+        C:R:S -> mapped(C, R, S, M, F, Args)
     end;
 call(M, F, Args) ->
     Sel = case is_atom(F) of true -> F; false -> 'call:args:' end,
@@ -66,17 +77,53 @@ invoke(M, F, Args) ->
                     check_callable(M, F, N);      % raises the missing-function error
                 _ -> ok
             end,
-            mapped(C, R, S, M, F, N)
+            mapped(C, R, S, M, F, Args)
     end.
 
-mapped(error, Ex, S, _M, _F, _N) when is_map(Ex), is_map_key(?CK, Ex) -> erlang:raise(error, Ex, S);
-mapped(throw, T, S, M, F, N) ->
-    case beamtalk_exception:is_control(throw, T) of
-        true -> erlang:raise(throw, T, S);
-        false -> erlang_error(erlang_throw, 'ThrowError', M, F, N, T)
-    end;
-mapped(error, R, _S, M, F, N) -> erlang_error(error_kind(R), undefined, M, F, N, R);
-mapped(exit, R, _S, M, F, N) -> erlang_error(erlang_exit, 'ExitError', M, F, N, R).
+mapped(error, Ex, S, _M, _F, _Args) when is_map(Ex), is_map_key(?CK, Ex) -> erlang:raise(error, Ex, S);
+mapped(C, R, S, M, F, Args) ->
+    case beamtalk_exception:is_control(C, R) of
+        true -> ok;
+        false -> put(?NOTE, {C, R, M, F, length(Args), hint_for(R, Args)})
+    end,
+    erlang:raise(C, R, S).
+
+%% @doc The interop exception for C:R if the last Erlang call of this
+%% process raised it (and forget the note).
+noted(C, R) ->
+    case get(?NOTE) of
+        {C, R0, M, F, N, Extra} when R0 =:= R ->
+            erase(?NOTE),
+            {ok, interop_exception(C, R, M, F, N, Extra)};
+        _ -> none
+    end.
+
+interop_exception(throw, T, M, F, N, Extra) ->
+    erlang_error(erlang_throw, M, F, N, T, Extra);
+interop_exception(exit, R, M, F, N, Extra) ->
+    erlang_error(erlang_exit, M, F, N, R, Extra);
+interop_exception(error, R, M, F, N, Extra) ->
+    erlang_error(error_kind(R), M, F, N, R, Extra).
+
+%% A hint for arguments Erlang often refuses: a String where a charlist is
+%% wanted (badarg), an actor where a pid is wanted.
+hint_for(R, Args) ->
+    case lists:any(fun is_actor/1, Args) of
+        true ->
+            <<"An actor is not a pid: pass `anActor pid` to Erlang functions that want a process.">>;
+        false when R =:= badarg ->
+            case lists:any(fun is_binary/1, Args) of
+                true ->
+                    <<"This Erlang function may want a charlist where a String was given: pass "
+                      "`\"HOME\" asCharlist`; turn a charlist it answers into a String with "
+                      "`aList asString`.">>;
+                false -> nil
+            end;
+        false -> nil
+    end.
+
+is_actor({beamtalk_object, _, _, P}) when is_pid(P) -> true;
+is_actor(_) -> false.
 
 check_callable(M, F, N) ->
     case code:ensure_loaded(M) of
@@ -86,9 +133,9 @@ check_callable(M, F, N) ->
                 false -> missing_function(M, F, N)
             end;
         {error, _} ->
-            interop_error(does_not_understand, M, F, N, nil, nil,
+            erlang:error(interop_error(does_not_understand, M, F, N, nil, nil,
                           iolist_to_binary(["Erlang module '", atom_to_binary(M, utf8),
-                                            "' is not loaded. Is it on the code path?"]))
+                                            "' is not loaded. Is it on the code path?"])))
     end.
 
 missing_function(M, F, N) ->
@@ -103,7 +150,7 @@ missing_function(M, F, N) ->
                    iolist_to_binary(io_lib:format("~ts exist but ~ts was called with ~b argument~ts.",
                                                   [Names, F, N, plural(N)]))
            end,
-    interop_error(does_not_understand, M, F, N, nil, nil, Hint).
+    erlang:error(interop_error(does_not_understand, M, F, N, nil, nil, Hint)).
 
 plural(1) -> "";
 plural(_) -> "s".
@@ -115,13 +162,17 @@ error_kind(badarith) -> type_error;
 error_kind(function_clause) -> arity_mismatch;
 error_kind(_) -> runtime_error.
 
-erlang_error(Kind, _Class, M, F, N, Reason) ->
-    Hint = case Reason of
-               function_clause ->
-                   <<"Erlang function raised 'function_clause'. Check argument types and values.">>;
-               _ ->
-                   iolist_to_binary(io_lib:format("Erlang error in ~ts:~ts: ~ts",
-                                                  [M, F, reason_text(Reason)]))
+erlang_error(Kind, M, F, N, Reason, Extra) ->
+    Hint0 = case Reason of
+                function_clause ->
+                    <<"Erlang function raised 'function_clause'. Check argument types and values.">>;
+                _ ->
+                    unicode:characters_to_binary(io_lib:format("Erlang error in ~ts:~ts: ~ts",
+                                                               [M, F, reason_text(Reason)]))
+            end,
+    Hint = case Extra of
+               nil -> Hint0;
+               _ -> <<Hint0/binary, ". ", Extra/binary>>
            end,
     interop_error(Kind, M, F, N, Reason, reason_text(Reason), Hint).
 
@@ -132,10 +183,9 @@ interop_error(Kind, M, F, N, Reason, ReasonText, Hint) ->
                   nil -> Details0;
                   _ -> Details0#{reason => Reason, reason_text => ReasonText}
               end,
-    beamtalk_exception:raise(Kind, 'ErlangModule', F, nil, Hint, Details).
+    beamtalk_exception:new(Kind, 'ErlangModule', F, nil, Hint, Details).
 
-reason_text(R) when is_atom(R) -> atom_to_binary(R, utf8);
-reason_text(R) -> iolist_to_binary(io_lib:format("~tp", [R])).
+reason_text(R) -> beamtalk_errors:reason_text(R).
 
 %% @doc The exports of a module (empty when it cannot be loaded).
 exports(M) ->

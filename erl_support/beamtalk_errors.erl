@@ -5,7 +5,12 @@
 %% exception object of the spec's hierarchy (bound to `_error`) and an
 %% `ERROR: #Class` block with the fields that are present.
 -module(beamtalk_errors).
--export([wrap/3, format/1, exception_class/1, kind_class/1]).
+-export([wrap/3, format/1, exception_class/1, kind_class/1, reason_text/1,
+         exit_signal/1, short/1]).
+
+%% Longer reasons are cut here in what is printed; the whole term stays in
+%% the exception's details (`_error details`).
+-define(MAX_TEXT, 160).
 
 -define(CLASS_KEY, '$beamtalk_class').
 
@@ -30,21 +35,30 @@ wrap0(error, #{?CLASS_KEY := _, error := _} = Ex, _Stack) ->
     maps:without(['$bt_ctx', '$bt_searched'], Ex);
 wrap0(error, {beamtalk_error, Kind, Class, Selector, Message, Hint, Details}, _Stack) ->
     exception(Kind, Class, Selector, Message, Hint, Details);
-wrap0(error, undef, [{M, F, Args, _} | _]) ->
+wrap0(C, R, Stack) when C =:= error; C =:= exit; C =:= throw ->
+    %% Raised by an Erlang function called through a proxy: the class and
+    %% reason crossed unchanged (they may have left the process that way);
+    %% here, where Beamtalk catches them, they get the interop mapping.
+    case beamtalk_erlang:noted(C, R) of
+        {ok, Ex} -> Ex;
+        none -> wrap1(C, R, Stack)
+    end.
+
+wrap1(error, undef, [{M, F, Args, _} | _]) ->
     Arity = if is_list(Args) -> length(Args); true -> Args end,
     Msg = iolist_to_binary(io_lib:format("Undefined function: ~ts:~ts/~b", [M, F, Arity])),
     exception(runtime_error, undefined, undefined, Msg, nil, #{});
-wrap0(error, {badarity, {Fun, Args}}, _Stack) when is_function(Fun), is_list(Args) ->
+wrap1(error, {badarity, {Fun, Args}}, _Stack) when is_function(Fun), is_list(Args) ->
     {arity, N} = erlang:fun_info(Fun, arity),
     Msg = iolist_to_binary(io_lib:format(
             "Wrong number of arguments: block expects ~b but was called with ~b",
             [N, length(Args)])),
     exception(arity_mismatch, 'Block', undefined, Msg, nil, #{});
-wrap0(error, Reason, _Stack) ->
+wrap1(error, Reason, _Stack) ->
     exception(runtime_error, undefined, undefined, term_text(Reason), nil, #{reason => Reason});
-wrap0(exit, Reason, _Stack) ->
+wrap1(exit, Reason, _Stack) ->
     exception(erlang_exit, undefined, undefined, term_text(Reason), nil, #{reason => Reason});
-wrap0(throw, Reason, _Stack) ->
+wrap1(throw, Reason, _Stack) ->
     exception(erlang_throw, undefined, undefined, term_text(Reason), nil, #{reason => Reason}).
 
 exception(Kind, Class, Selector, Message, Hint, Details) ->
@@ -110,4 +124,58 @@ field_text(V) when is_atom(V) -> atom_to_binary(V, utf8);
 field_text(V) -> beamtalk_print:print_string(V).
 
 term_text(T) ->
-    iolist_to_binary(io_lib:format("~tp", [T])).
+    reason_text(T).
+
+%% @doc An ExitError for an exit signal that ended a session's evaluator
+%% (a linked process's reason); the whole reason is in its details.
+exit_signal(Reason) ->
+    exception(erlang_exit, undefined, undefined,
+              iolist_to_binary(["A linked process exited: ", reason_text(Reason)]),
+              <<"Trap exits (Erlang erlang process_flag: #trap_exit with: true) to receive "
+                "them as messages; the whole reason is `_error details`">>,
+              #{reason => Reason}).
+
+%% @doc A reason as one readable line: a Beamtalk exception as its class and
+%% message, a crash reason without its stack frames (which name files of
+%% this installation), anything else printed as Beamtalk prints it, cut to
+%% a line.
+reason_text(#{?CLASS_KEY := Cls, error := _} = Ex) ->
+    iolist_to_binary(["#", atom_to_binary(Cls, utf8), ": ", short(message(Ex))]);
+reason_text(R0) ->
+    case strip_stacks(R0) of
+        R when is_atom(R) -> atom_to_binary(R, utf8);
+        #{?CLASS_KEY := _, error := _} = Ex -> reason_text(Ex);
+        R -> printed(R)
+    end.
+
+printed(R) ->
+    Text = try beamtalk_print:print_string(R)
+           catch _:_ -> iolist_to_binary(io_lib:format("~tP", [R, 8]))
+           end,
+    short(Text).
+
+%% Crash reasons nest `{Reason, Stacktrace}` (an exit from gen_server:call
+%% wraps its callee's); the frames go, the reasons stay.
+strip_stacks({Reason, [{M, F, A, L} | _]}) when is_atom(M), is_atom(F), is_list(L),
+                                                (is_integer(A) orelse is_list(A)) ->
+    strip_stacks(Reason);
+strip_stacks(T) when is_tuple(T), not is_map(T) ->
+    list_to_tuple([strip_stacks(E) || E <- tuple_to_list(T)]);
+strip_stacks(L) when is_list(L) ->
+    try [strip_stacks(E) || E <- L] catch _:_ -> L end;
+strip_stacks(T) -> T.
+
+message(Ex) ->
+    try beamtalk_exception:message_text(Ex) of
+        T when is_binary(T) -> T;
+        T -> iolist_to_binary(io_lib:format("~tp", [T]))
+    catch _:_ -> <<"(no message)">>
+    end.
+
+%% @doc At most one line of ?MAX_TEXT characters.
+short(Text0) ->
+    Text = iolist_to_binary(string:replace(Text0, "\n", " ", all)),
+    case string:length(Text) > ?MAX_TEXT of
+        true -> unicode:characters_to_binary([string:slice(Text, 0, ?MAX_TEXT - 1), 16#2026]);
+        false -> Text
+    end.

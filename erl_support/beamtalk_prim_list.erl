@@ -8,7 +8,7 @@
          'add:'/2, 'addFirst:'/2, 'addAll:'/2, '++'/2, 'includes:'/2,
          'reversed'/1, 'reverse'/1, 'sort'/1, 'sort:'/2, 'anySatisfy:'/2,
          'allSatisfy:'/2, 'count:'/2, 'indexOf:'/2, 'take:'/2, 'drop:'/2,
-         'from:to:'/3, 'asList'/1, 'join'/1, 'join:'/2, 'sum'/1, 'max'/1, 'min'/1,
+         'from:to:'/3, 'asList'/1, 'asString'/1, 'join'/1, 'join:'/2, 'sum'/1, 'max'/1, 'min'/1,
          'flatten'/1, 'unique'/1, 'doWithIndex:'/2, 'eachWithIndex:'/2,
          'keysAndValuesDo:'/2, 'do:separatedBy:'/3, 'isList'/1,
          'class new'/1, 'class withAll:'/2]).
@@ -81,6 +81,14 @@ index_of([Y | T], X, I) -> case Y == X of true -> I; false -> index_of(T, X, I +
         false -> lists:sublist(L, A1, B1 - A1 + 1)
     end.
 'asList'(L) -> L.
+%% A charlist that Erlang answered (a non-empty list of printable code
+%% points) as the String it stands for; any other list as its printString,
+%% which is what Collection answers (stdlib spec: asString = printString).
+'asString'(L) ->
+    case L =/= [] andalso io_lib:printable_unicode_list(L) of
+        true -> unicode:characters_to_binary(L);
+        false -> beamtalk_print:print_string(L)
+    end.
 'join'(L) -> iolist_to_binary([beamtalk_print:display_string(X) || X <- L]).
 'join:'(L, Sep) -> iolist_to_binary(lists:join(Sep, [beamtalk_print:display_string(X) || X <- L])).
 'sum'(L) -> lists:sum(L).

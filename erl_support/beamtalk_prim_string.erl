@@ -3,7 +3,7 @@
 -module(beamtalk_prim_string).
 
 -compile({no_auto_import, [length/1]}).
--export(['size'/1, 'length'/1, '++'/2, 'asSymbol'/1, 'asAtom'/1, 'asString'/1,
+-export(['size'/1, 'length'/1, '++'/2, 'asSymbol'/1, 'asAtom'/1, 'asString'/1, 'asCharlist'/1,
          'isEmpty'/1, 'notEmpty'/1, 'isNotEmpty'/1, 'isBlank'/1, 'reversed'/1,
          'reverse'/1, 'asUppercase'/1, 'asLowercase'/1, 'uppercase'/1,
          'lowercase'/1, 'capitalize'/1, 'includesSubstring:'/2, 'startsWith:'/2,
@@ -70,6 +70,7 @@ graphemes(S) -> [unicode:characters_to_binary([G]) || G <- string:to_graphemes(S
 'detect:'(S, B) -> beamtalk_prim_list:'detect:'(graphemes(S), B).
 'inject:into:'(S, Acc, B) -> beamtalk_prim_list:'inject:into:'(graphemes(S), Acc, B).
 'asList'(S) -> graphemes(S).
+'asCharlist'(S) -> unicode:characters_to_list(S).
 'trim'(S) -> string:trim(S).
 'trimLeft'(S) -> string:trim(S, leading).
 'trimRight'(S) -> string:trim(S, trailing).

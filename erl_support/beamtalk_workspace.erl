@@ -3,9 +3,14 @@
 %% on this node (D5), and evaluates the abstract forms the Python compiler
 %% sends.
 %%
-%% Why evaluations run in their own process: a crash, a runaway loop
-%% (`interrupt`) or a timeout must never touch the session; bindings are
-%% replaced only when an evaluation succeeds, so nothing is half-applied.
+%% Why inputs run in a session evaluator (beamtalk_evaluator), not in the
+%% server: a crash, a runaway loop (`interrupt`), a timeout or the memory
+%% limit must never touch the session; bindings are replaced only when an
+%% evaluation succeeds, so nothing is half-applied.  The evaluator is kept
+%% across inputs (ETS tables, links, monitors live on) and replaced only
+%% when it dies; the reply that sees it go carries a notice saying what was
+%% lost.  An evaluation belongs to the client that asked for it: when that
+%% client goes away it is stopped, unless the request was `detached`.
 %%
 %% Why two kinds of module: an input that creates no funs is compiled into the
 %% session's scratch module, reloaded for every such input, so the atom table
@@ -13,12 +18,16 @@
 %% own that is never purged, so closures stored in bindings, actor state or
 %% classes keep working after any number of later inputs.
 %%
-%% Requests (gen_server calls): `{attach, Client, Session}`,
+%% Requests (gen_server calls): `{attach, Client, Session}` (the reply's
+%% info has `other_clients`), `{binding_names, Session}`,
 %% `{eval, Session, Req}` where Req is `#{forms := Forms}` (an input),
 %% `#{load := [{Module, Forms}]}` (class modules, all or none) or
 %% `#{tests := all | [ClassName], strict := boolean()}` (run BUnit tests;
 %% answered `{tests, [ResultMap], Names}`), each optionally with `timeout`
-%% (ms or infinity); `{interrupt, S}`, `{bindings, S}`, `{clear, S}`,
+%% (ms or infinity) and `detached` (true: runs on when its client goes);
+%% an eval reply is `{ok, Text, Names}`, `{error, Kind, Text, Names}` or
+%% `{tests, Results, Names}`, with the notice appended as one more element
+%% when the session's evaluator was replaced; `{interrupt, S}`, `{bindings, S}`, `{clear, S}`,
 %% `{class_info, Names}`, `{transcript_subscribe, Pid}` and
 %% `{transcript_unsubscribe, Pid}` (Pid then receives `{transcript, Text}`,
 %% see beamtalk_transcript), `{stop_with, Pid}` (stop the node when Pid
@@ -33,21 +42,33 @@
 -define(SERVER, ?MODULE).
 -define(DEFAULT_TIMEOUT, 30000).
 
+%% A session: its bindings (the one source of truth for which names are
+%% bound, DESIGN D5), its I/O server, its evaluator process (started on
+%% first use and after a death), what that evaluator held when last seen
+%% (`summary`, for the notice when it dies unseen), and a notice waiting to
+%% ride on the next reply.
 -record(session, {name :: binary(),
                   bindings = #{} :: map(),
                   io :: pid(),
+                  evaluator = none :: none | {pid(), reference()},
+                  summary = #{} :: map(),
+                  notice = none :: none | binary(),
                   running = none,          % none | #run{}
                   queue = queue:new()}).
 
--record(run, {pid, mon, from, timer}).
+%% A running request: the process running it (the evaluator, or a worker
+%% of its own for loads and tests), the worker's monitor, the job's
+%% reference, the requester's monitor (undefined for a detached request).
+-record(run, {pid, mon, ref, from, timer, client_mon, in_evaluator = true}).
 
 -record(st, {id :: binary(),
              owner = undefined :: undefined | reference(),
              dir :: binary(),
              started :: integer(),
              sessions = #{} :: #{binary() => #session{}},
-             clients = #{} :: #{reference() => pid()},
+             clients = #{} :: #{reference() => {pid(), binary()}},
              counter = 0 :: non_neg_integer(),
+             max_heap = 0 :: non_neg_integer(),   % words, 0 = no limit
              idle_ms = infinity :: infinity | pos_integer(),
              idle_timer = undefined}).
 
@@ -75,14 +96,23 @@ init(Opts) ->
     St = #st{id = maps:get(id, Opts, <<"default">>),
              dir = maps:get(dir, Opts, <<".">>),
              started = erlang:monotonic_time(millisecond),
+             max_heap = beamtalk_evaluator:max_heap_words(maps:get(max_heap_mb, Opts, default)),
              idle_ms = maps:get(idle_ms, Opts, infinity)},
     {ok, schedule_idle(St)}.
 
 handle_call({attach, Client, SessionName}, _From, St0) ->
+    Others = length([P || {P, N} <- maps:values(St0#st.clients),
+                          N =:= SessionName, P =/= Client]),
     Mon = erlang:monitor(process, Client),
-    St1 = cancel_idle(St0#st{clients = maps:put(Mon, Client, St0#st.clients)}),
+    St1 = cancel_idle(St0#st{clients = maps:put(Mon, {Client, SessionName}, St0#st.clients)}),
     {S, St2} = session(SessionName, St1),
-    {reply, {ok, info(St2, S)}, St2};
+    {reply, {ok, (info(St2, S))#{other_clients => Others}}, St2};
+handle_call({binding_names, SessionName}, _From, St) ->
+    Names = case maps:find(SessionName, St#st.sessions) of
+                {ok, #session{bindings = B}} -> lists:sort(maps:keys(B));
+                error -> []
+            end,
+    {reply, {ok, Names}, St};
 handle_call({eval, SessionName, Req}, From, St0) ->
     {S, St1} = session(SessionName, St0),
     case S#session.running of
@@ -92,10 +122,9 @@ handle_call({eval, SessionName, Req}, From, St0) ->
     end;
 handle_call({interrupt, SessionName}, _From, St) ->
     case maps:find(SessionName, St#st.sessions) of
-        {ok, #session{running = #run{pid = Pid}} = S} ->
-            exit(Pid, kill),
-            St1 = finish(S, {error, interrupted, <<"Interrupted">>}, St),
-            {reply, ok, St1};
+        {ok, #session{running = #run{}} = S} ->
+            S1 = stop_running(S, <<"was stopped by the interrupt">>),
+            {reply, ok, finish(S1, {error, interrupted, <<"Interrupted">>}, St)};
         _ ->
             {reply, idle, St}
     end;
@@ -157,16 +186,16 @@ handle_call(_Other, _From, St) ->
 handle_cast(_Msg, St) ->
     {noreply, St}.
 
-handle_info({eval_done, Pid, Result}, St) ->
-    case running_session(Pid, St) of
-        {ok, S} -> {noreply, complete(S, Result, St)};
+handle_info({eval_done, _Pid, Ref, Result}, St) ->
+    case find_session(fun(#session{running = R}) -> is_record(R, run) andalso R#run.ref =:= Ref end, St) of
+        {ok, S} -> {noreply, observe(complete(S, Result, St), S#session.name)};
         error -> {noreply, St}
     end;
-handle_info({eval_timeout, Pid}, St) ->
-    case running_session(Pid, St) of
+handle_info({eval_timeout, Ref}, St) ->
+    case find_session(fun(#session{running = R}) -> is_record(R, run) andalso R#run.ref =:= Ref end, St) of
         {ok, S} ->
-            exit(Pid, kill),
-            {noreply, finish(S, {error, timeout, <<"Request timed out">>}, St)};
+            S1 = stop_running(S, <<"was stopped when the request timed out">>),
+            {noreply, finish(S1, {error, timeout, <<"Request timed out">>}, St)};
         error -> {noreply, St}
     end;
 handle_info({'DOWN', Mon, process, _Pid, _Reason}, #st{owner = Mon} = St) ->
@@ -175,16 +204,10 @@ handle_info({'DOWN', Mon, process, _Pid, _Reason}, #st{owner = Mon} = St) ->
     {noreply, St};
 handle_info({'DOWN', Mon, process, Pid, Reason}, St) ->
     case maps:take(Mon, St#st.clients) of
-        {_Client, Clients} ->
-            {noreply, schedule_idle(St#st{clients = Clients})};
+        {{Client, _Session}, Clients} ->
+            {noreply, schedule_idle(client_gone(Client, St#st{clients = Clients}))};
         error ->
-            case running_session(Pid, St) of
-                {ok, S} ->
-                    Text = iolist_to_binary(io_lib:format(
-                             "The evaluation process died unexpectedly: ~tp", [Reason])),
-                    {noreply, finish(S, {error, internal, Text}, St)};
-                error -> {noreply, St}
-            end
+            {noreply, process_down(Mon, Pid, Reason, St)}
     end;
 handle_info(idle_timeout, St) ->
     case maps:size(St#st.clients) =:= 0 andalso not any_running(St) of
@@ -215,11 +238,9 @@ session(Name, St) ->
 put_session(S, St) ->
     St#st{sessions = maps:put(S#session.name, S, St#st.sessions)}.
 
-running_session(Pid, St) ->
-    Found = [S || S = #session{running = #run{pid = P}} <- maps:values(St#st.sessions),
-                  P =:= Pid],
-    case Found of
-        [S] -> {ok, S};
+find_session(Pred, St) ->
+    case [S || S <- maps:values(St#st.sessions), Pred(S)] of
+        [S | _] -> {ok, S};
         [] -> error
     end.
 
@@ -228,31 +249,50 @@ any_running(St) ->
 
 %%% Evaluation
 
-start_eval(S, {Client, Tag} = From, Req, St0) ->
+%% Forms run in the session's evaluator (started here when there is none);
+%% loads, packages and tests run in a worker of their own, as they need no
+%% process state and must not leave any in the evaluator.
+start_eval(S0, {Client, Tag} = From, Req, St0) ->
     St = cancel_idle(St0),
-    beamtalk_io:begin_request(S#session.io, Client, Tag),
-    {Mod, St1} = module_for(S#session.name, maps:get(module, Req, scratch), St),
-    Server = self(),
-    Io = S#session.io,
-    Bindings = S#session.bindings,
-    Pid = spawn(fun() ->
-                        group_leader(Io, self()),
-                        Result = case Req of
-                                     #{load := Modules} -> load_modules(Modules);
-                                     #{package := {Dir, App}} -> load_package(Dir, App);
-                                     #{tests := Which} ->
-                                         run_tests(Which, maps:get(strict, Req, true));
-                                     #{forms := Forms} -> evaluate(Mod, Forms, Bindings)
-                                 end,
-                        Server ! {eval_done, self(), Result}
-                end),
-    Mon = erlang:monitor(process, Pid),
+    beamtalk_io:begin_request(S0#session.io, Client, Tag),
+    {Mod, St1} = module_for(S0#session.name, maps:get(module, Req, scratch), St),
+    Job = beamtalk_eval_jobs:job(Req, Mod, S0#session.bindings),
+    Ref = make_ref(),
+    {S, Run0} = case Req of
+                    #{forms := _} ->
+                        S1 = ensure_evaluator(S0, St1),
+                        {Pid, _} = S1#session.evaluator,
+                        beamtalk_evaluator:run(Pid, Ref, Job),
+                        {S1, #run{pid = Pid}};
+                    _ ->
+                        {Pid, Mon} = spawn_worker(S0#session.io, Ref, Job),
+                        {S0, #run{pid = Pid, mon = Mon, in_evaluator = false}}
+                end,
+    %% The requester is watched: an evaluation nobody waits for any more is
+    %% stopped, unless it was asked for as detached.
+    ClientMon = case maps:get(detached, Req, false) of
+                    true -> undefined;
+                    _ -> erlang:monitor(process, Client)
+                end,
     Timer = case maps:get(timeout, Req, ?DEFAULT_TIMEOUT) of
                 infinity -> undefined;
-                Timeout -> erlang:send_after(Timeout, self(), {eval_timeout, Pid})
+                Timeout -> erlang:send_after(Timeout, self(), {eval_timeout, Ref})
             end,
-    Run = #run{pid = Pid, mon = Mon, from = From, timer = Timer},
+    Run = Run0#run{ref = Ref, from = From, timer = Timer, client_mon = ClientMon},
     put_session(S#session{running = Run}, St1).
+
+ensure_evaluator(#session{evaluator = none} = S, St) ->
+    S#session{evaluator = beamtalk_evaluator:start(S#session.io, St#st.max_heap),
+              summary = #{}};
+ensure_evaluator(S, _St) ->
+    S.
+
+spawn_worker(Io, Ref, Job) ->
+    Server = self(),
+    spawn_monitor(fun() ->
+                          group_leader(Io, self()),
+                          Server ! {eval_done, self(), Ref, Job()}
+                  end).
 
 module_for(Session, scratch, St) ->
     {binary_to_atom(<<"bt@repl@", Session/binary>>, utf8), St};
@@ -263,133 +303,97 @@ module_for(_Session, unique, St) ->
     {binary_to_atom(<<"bt@repl@e", (integer_to_binary(N))/binary>>, utf8),
      St#st{counter = N}}.
 
-evaluate(Mod, Forms, Bindings) ->
-    case compile_forms(Mod, Forms) of
-        {ok, Bin} ->
-            _ = code:purge(Mod),
-            case code:load_binary(Mod, "beamtalk_repl", Bin) of
-                {module, Mod} -> run(Mod, Bindings);
-                {error, What} ->
-                    {internal, iolist_to_binary(io_lib:format("Cannot load ~ts: ~tp", [Mod, What]))}
-            end;
-        {error, Text} ->
-            {internal, Text}
+%% Kill what runs the session's request (interrupt, timeout, requester
+%% gone).  Killing the evaluator ends its process state: what it held is
+%% read first, for the notice on the reply.
+stop_running(#session{running = #run{in_evaluator = false, pid = Pid}} = S, _Why) ->
+    exit(Pid, kill),
+    S;
+stop_running(#session{running = #run{}, evaluator = {Pid, Mon}} = S, Why) ->
+    Summary = beamtalk_evaluator:summary(Pid),
+    exit(Pid, kill),
+    erlang:demonitor(Mon, [flush]),
+    add_notice(S#session{evaluator = none, summary = #{}},
+               beamtalk_evaluator:death_text(Why, {seen, Summary})).
+
+add_notice(#session{notice = none} = S, Text) -> S#session{notice = Text};
+add_notice(#session{notice = Old} = S, Text) -> S#session{notice = <<Old/binary, " ", Text/binary>>}.
+
+%% After a reply, note what the evaluator holds, so a death nobody saw
+%% coming (memory limit, a linked process's exit) can still say what went.
+observe(St, Name) ->
+    case maps:find(Name, St#st.sessions) of
+        {ok, #session{evaluator = {Pid, _}, running = none} = S} ->
+            put_session(S#session{summary = beamtalk_evaluator:summary(Pid)}, St);
+        _ -> St
     end.
 
-compile_forms(Mod, [{attribute, A, module, _} | Rest]) ->
-    Opts = [binary, return_errors, nowarn_unused_vars, nowarn_shadow_vars, no_spawn_compiler_process],
-    case compile:forms([{attribute, A, module, Mod} | Rest], Opts) of
-        {ok, Mod, Bin} -> {ok, Bin};
-        {ok, Mod, Bin, _Warnings} -> {ok, Bin};
-        {error, Errors, _Warnings} ->
-            {error, iolist_to_binary(io_lib:format(
-                      "Internal compiler error: the generated code was rejected: ~tp", [Errors]))}
-    end;
-compile_forms(_Mod, _Forms) ->
-    {error, <<"Internal compiler error: the forms do not start with a module attribute">>}.
+%% A client went away: drop its queued requests, stop the request it is
+%% waiting for (its requester monitor fires too, see process_down/4).
+client_gone(Client, St) ->
+    Sessions = maps:map(fun(_, S) ->
+                                Q = queue:filter(fun({{P, _}, _}) -> P =/= Client end,
+                                                 S#session.queue),
+                                S#session{queue = Q}
+                        end, St#st.sessions),
+    St#st{sessions = Sessions}.
 
-%% Compile every module first; load only if all compiled, so a load that
-%% fails changes nothing that is loaded.  Loading runs each module's on_load
-%% hook, which registers (or hot-reloads) its class.
-load_modules(Modules) ->
-    Compiled = [{Mod, compile_forms(Mod, Forms)} || {Mod, Forms} <- Modules],
-    case [Text || {_, {error, Text}} <- Compiled] of
-        [Text | _] -> {internal, Text};
-        [] ->
-            try
-                [load_one(Mod, Bin) || {Mod, {ok, Bin}} <- Compiled],
-                {ok, <<"ok">>, undefined}
-            catch
-                throw:{load_failed, Text} -> {internal, Text};
-                C:R:S -> runtime_error(C, R, S)
+process_down(Mon, Pid, Reason, St) ->
+    ByClient = fun(#session{running = R}) -> is_record(R, run) andalso R#run.client_mon =:= Mon end,
+    ByWorker = fun(#session{running = R}) -> is_record(R, run) andalso R#run.mon =:= Mon end,
+    ByEvaluator = fun(#session{evaluator = E}) -> E =:= {Pid, Mon} end,
+    case find_session(ByClient, St) of
+        {ok, S} ->
+            %% Nobody waits for this reply: stop the evaluation, apply none of it.
+            {From, _} = (S#session.running)#run.from,
+            St1 = client_gone(From, St),
+            {ok, SF} = maps:find(S#session.name, St1#st.sessions),
+            S1 = stop_running(SF, <<"was stopped because its client went away">>),
+            finish(S1#session{notice = none},
+                   {error, interrupted, <<"Interrupted: the client went away">>},
+                   S1#session.notice, St1);
+        error ->
+            case find_session(ByWorker, St) of
+                {ok, S} ->
+                    Text = iolist_to_binary(["The request's process exited: ",
+                                             beamtalk_errors:reason_text(Reason)]),
+                    finish(S, {error, internal, Text}, St);
+                error ->
+                    case find_session(ByEvaluator, St) of
+                        {ok, S} -> evaluator_down(S, Reason, St);
+                        error -> St
+                    end
             end
     end.
 
-load_one(Mod, Bin) ->
-    load_with(Mod, fun() -> code:load_binary(Mod, atom_to_list(Mod) ++ ".beam", Bin) end).
-
-%% A built package (seed ADR 0026 Phase 4): put its ebin on the code path and
-%% load, parents first (the order of the `.app` file's `classes`), every class
-%% module that is not loaded or whose loaded code differs from its `.beam`
-%% file: a reconnect with nothing changed reloads nothing, and a rebuilt
-%% class hot-reloads while its actors keep running.  Answers how many
-%% modules were (re)loaded.
-load_package(DirBin, App) ->
-    Dir = unicode:characters_to_list(DirBin),
-    AppFile = filename:join(Dir, atom_to_list(App) ++ ".app"),
-    case file:consult(AppFile) of
-        {ok, [{application, App, Props}]} ->
-            Env = proplists:get_value(env, Props, []),
-            Mods = [M || {M, _Class, _Super} <- proplists:get_value(classes, Env, [])],
-            _ = code:add_patha(Dir),
-            try
-                Changed = [M || M <- Mods, changed(M, Dir)],
-                [load_with(M, fun() -> code:load_abs(filename:join(Dir, atom_to_list(M))) end)
-                 || M <- Changed],
-                {ok, integer_to_binary(length(Changed)), undefined}
-            catch
-                throw:{load_failed, Text} -> {internal, Text};
-                C:R:S -> runtime_error(C, R, S)
-            end;
-        Other ->
-            {internal, iolist_to_binary(io_lib:format("Cannot read ~ts: ~tp", [AppFile, Other]))}
+%% The evaluator died by itself: killed at its memory limit, or an exit
+%% signal (a linked process ended) it did not trap.  A running request
+%% fails with that reason; either way the next input gets a new evaluator
+%% and the reply names what was lost.  The full reason is `_error details`.
+evaluator_down(S0, Reason, St) ->
+    S = S0#session{evaluator = none},
+    {Why, Kind, Text, Ex} =
+        case Reason of
+            killed ->
+                Mb = St#st.max_heap * erlang:system_info(wordsize) div (1024 * 1024),
+                T = iolist_to_binary(io_lib:format(
+                      "ERROR: memory limit: the evaluation used more than ~b MB of heap and was "
+                      "stopped (the workspace's limit, BEAMTALK_MAX_HEAP_MB when it starts)", [Mb])),
+                {<<"was stopped at its memory limit">>, memory_limit, T, none};
+            _ ->
+                E = beamtalk_errors:exit_signal(Reason),
+                {<<"exited: ", (beamtalk_errors:reason_text(Reason))/binary>>, runtime,
+                 beamtalk_errors:format(E), E}
+        end,
+    S1 = add_notice(S#session{summary = #{}}, beamtalk_evaluator:death_text(Why, {last, S#session.summary})),
+    S2 = case Ex of
+             none -> S1;
+             _ -> S1#session{bindings = maps:put('_error', Ex, S1#session.bindings)}
+         end,
+    case S2#session.running of
+        #run{in_evaluator = true} -> finish(S2, {error, Kind, Text}, St);
+        _ -> put_session(S2, St)
     end.
-
-changed(Mod, Dir) ->
-    case code:is_loaded(Mod) of
-        false -> true;
-        {file, _} ->
-            case beam_lib:md5(filename:join(Dir, atom_to_list(Mod) ++ ".beam")) of
-                {ok, {Mod, MD5}} -> Mod:module_info(md5) =/= MD5;
-                _ -> true
-            end
-    end.
-
-load_with(Mod, Load) ->
-    _ = code:purge(Mod),
-    case Load() of
-        {module, Mod} -> ok;
-        {error, on_load_failure} ->
-            Key = {beamtalk_load_error, Mod},
-            case persistent_term:get(Key, undefined) of
-                undefined ->
-                    throw({load_failed, iolist_to_binary(
-                                          io_lib:format("Loading ~ts failed: its class could not be registered",
-                                                        [Mod]))});
-                Ex ->
-                    persistent_term:erase(Key),
-                    throw({load_failed, beamtalk_errors:format(Ex)})
-            end;
-        {error, What} ->
-            throw({load_failed, iolist_to_binary(io_lib:format("Cannot load ~ts: ~tp", [Mod, What]))})
-    end.
-
-run(Mod, Bindings) ->
-    try Mod:eval(Bindings) of
-        {Value, NewBindings} ->
-            try beamtalk_print:print_string(Value) of
-                Text -> {ok, Text, NewBindings}
-            catch C2:R2:S2 -> runtime_error(C2, R2, S2)
-            end
-    catch
-        error:{beamtalk_undefined_variable, Name} ->
-            {undefined_variable,
-             iolist_to_binary(["Undefined variable: ", atom_to_binary(Name, utf8)])};
-        C:R:S -> runtime_error(C, R, S)
-    end.
-
-%% The `tests` request: run the tests of `all` TestCase subclasses or of the
-%% named classes (see beamtalk_test_runner:run_named/2); the reply carries
-%% one result map per test.
-run_tests(Which, Strict) ->
-    try beamtalk_test_runner:run_named(Which, Strict) of
-        Results -> {tests, Results}
-    catch C:R:S -> runtime_error(C, R, S)
-    end.
-
-runtime_error(C, R, S) ->
-    Ex = beamtalk_errors:wrap(C, R, S),
-    {runtime_error, beamtalk_errors:format(Ex), Ex}.
 
 %% Evaluation finished normally (the evaluator sent its result).
 complete(S, {ok, Text, undefined}, St) ->
@@ -406,23 +410,35 @@ complete(S, {internal, Text}, St) ->
 complete(S, {tests, Results}, St) ->
     finish(S, {tests, Results}, St).
 
-finish(#session{running = #run{pid = Pid, mon = Mon, from = {_, Tag}, timer = Timer}} = S,
-       Outcome, St) ->
-    erlang:demonitor(Mon, [flush]),
+%% Send the reply (with the session's pending notice, if any) and start
+%% the next queued request.  Keep is a notice for the *next* reply.
+finish(S, Outcome, St) ->
+    finish(S, Outcome, none, St).
+
+finish(#session{running = #run{ref = Ref, mon = Mon, from = {_, Tag}, timer = Timer,
+                               client_mon = ClientMon}} = S,
+       Outcome, Keep, St) ->
+    _ = Mon =/= undefined andalso erlang:demonitor(Mon, [flush]),
+    _ = ClientMon =/= undefined andalso erlang:demonitor(ClientMon, [flush]),
     _ = Timer =/= undefined andalso erlang:cancel_timer(Timer),
-    flush_done(Pid),
+    flush_done(Ref),
     Names = lists:sort(maps:keys(S#session.bindings)),
-    Reply = case Outcome of
-                {ok, Text} -> {ok, Text, Names};
-                {tests, Results} -> {tests, Results, Names};
-                {error, Kind, Text} -> {error, Kind, Text, Names}
+    Reply0 = case Outcome of
+                 {ok, Text} -> {ok, Text, Names};
+                 {tests, Results} -> {tests, Results, Names};
+                 {error, Kind, Text} -> {error, Kind, Text, Names}
+             end,
+    %% A notice rides as one more element: {ok, Text, Names, Notice}, ...
+    Reply = case S#session.notice of
+                none -> Reply0;
+                Notice -> erlang:append_element(Reply0, Notice)
             end,
     beamtalk_io:finish_request(S#session.io, Tag, Reply),
-    next(S#session{running = none}, St).
+    next(S#session{running = none, notice = Keep}, St).
 
-flush_done(Pid) ->
-    receive {eval_done, Pid, _} -> ok after 0 -> ok end,
-    receive {eval_timeout, Pid} -> ok after 0 -> ok end.
+flush_done(Ref) ->
+    receive {eval_done, _, Ref, _} -> ok after 0 -> ok end,
+    receive {eval_timeout, Ref} -> ok after 0 -> ok end.
 
 next(S, St) ->
     case queue:out(S#session.queue) of

@@ -57,6 +57,10 @@ async def open_client(
     try:
         client = await WorkspaceClient.connect(ws, session)
         client.started_node = info is None
+        if client.other_clients:
+            n = client.other_clients
+            say(f"Note: {n} other client{'s are' if n > 1 else ' is'} attached to session '{session}'; "
+                f"you share its bindings and its evaluator.")
         return client
     except WorkspaceNotRunning as e:
         raise WorkspaceError(

@@ -50,6 +50,12 @@ class Outcome:
     quit: bool = False
     kind: str = "ok"
     warnings: list = field(default_factory=list)   # shown as `⚠ …`; never stop the input
+    #: the node replaced the session's evaluator process: one line saying what was lost
+    notice: str | None = None
+
+    def lines(self) -> list[str]:
+        """What the REPL prints for it: the text, then the notice."""
+        return [t for t in (self.text, self.notice and "\u21bb " + self.notice) if t]
 
 
 def print_outcome(outcome: Outcome) -> None:
@@ -58,6 +64,8 @@ def print_outcome(outcome: Outcome) -> None:
     for w in outcome.warnings:
         print("\u26a0 " + w, file=sys.stderr)
     print(outcome.text, flush=True)
+    if outcome.notice:
+        print("\u21bb " + outcome.notice, flush=True)
 
 
 class Repl:
@@ -95,7 +103,16 @@ class Repl:
             module = module or parse(code, self.filename)
             needed = classes_needed(module)
             table = await self.client.class_table(needed) if needed else None
-            return compile_module(module, code, frozenset(self.client.bound_names), self.filename, table)
+            known = frozenset(self.client.bound_names)
+            try:
+                return compile_module(module, code, known, self.filename, table)
+            except CompileError:
+                # The node is the only source of truth for bindings: another
+                # client of this session may have bound the name since our
+                # last reply.  Ask once, and compile again if it knows more.
+                if frozenset(await self.client.refresh_bindings()) == known:
+                    raise
+                return compile_module(module, code, frozenset(self.client.bound_names), self.filename, table)
         except SyntaxErrors as e:
             return Outcome(False, e.render(), kind="syntax")
         except CompileError as e:
@@ -106,7 +123,7 @@ class Repl:
         if isinstance(compiled, Outcome):
             return compiled
         reply = await self.client.eval(compiled.forms, unique=compiled.unique, on_output=on_output)
-        return Outcome(reply.ok, reply.text, kind=reply.kind, warnings=compiled.warnings)
+        return Outcome(reply.ok, reply.text, kind=reply.kind, warnings=compiled.warnings, notice=reply.notice)
 
     async def load(self, arg: str, reload: bool = False, on_output: OutputCallback | None = None) -> Outcome:
         """Compile and load a file or every .bt file of a directory."""

@@ -197,6 +197,8 @@ def show(outcome, out=None, err=None) -> None:
     if outcome.text:
         colour = not outcome.ok and out.isatty()
         out.write((_RED + outcome.text + _RESET if colour else outcome.text) + "\n")
+    if getattr(outcome, "notice", None):
+        out.write("\u21bb " + outcome.notice + "\n")
     out.flush()
     err.flush()
 

@@ -144,6 +144,8 @@ def _reply(outcome) -> dict:
     reply = {"value": outcome.text} if outcome.ok else {"error": outcome.text}
     if outcome.warnings:
         reply["warnings"] = list(outcome.warnings)
+    if getattr(outcome, "notice", None):
+        reply["notice"] = outcome.notice          # the session's evaluator was replaced
     return reply
 
 

@@ -136,7 +136,7 @@ async def run(repl: Repl, interactive: bool, history_path=None) -> int:
             print()                  # output without a final newline (`Transcript show: "x"`)
         for w in outcome.warnings:
             print("\u26a0 " + w, file=sys.stderr)
-        if outcome.text:
-            print(outcome.text)
+        for line in outcome.lines():
+            print(line)
         if outcome.quit:
             return 0

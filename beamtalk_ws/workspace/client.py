@@ -43,6 +43,9 @@ class EvalReply:
     kind: str = "ok"               # ok | runtime | interrupted | timeout | undefined_variable | internal
     bindings: list[str] = field(default_factory=list)
     results: list["TestOutcome"] | None = None     # for a `tests` request
+    #: one line from the node when the session's evaluator process was
+    #: replaced (interrupt, timeout, crash, memory limit): what was lost
+    notice: str | None = None
 
 
 @dataclass
@@ -103,6 +106,20 @@ class WorkspaceClient:
     def bound_names(self) -> list[str]:
         return [str(n) for n in self.info.get("bindings", [])]
 
+    @property
+    def other_clients(self) -> int:
+        """How many other clients were attached to this session when this one attached."""
+        n = self.info.get("other_clients", 0)
+        return n if isinstance(n, int) else 0
+
+    async def refresh_bindings(self) -> list[str]:
+        """Ask the node which names are bound now (another client of the
+        session may have bound some since our last reply)."""
+        reply = await self.call((Atom("binding_names"), self.session.encode()))
+        if isinstance(reply, tuple) and reply and reply[0] == Atom("ok"):
+            self.info["bindings"] = list(reply[1])
+        return self.bound_names
+
     async def call(self, request, timeout: float = 10.0):
         try:
             return await self.node.call(SERVER, request, timeout=timeout)
@@ -112,9 +129,13 @@ class WorkspaceClient:
             raise WorkspaceNotRunning(f"Lost the connection to workspace '{self.ws.id}'.") from None
 
     async def eval(self, forms, *, unique: bool = False, timeout_ms: int | None = None,
-                   on_output: OutputCallback | None = None) -> EvalReply:
-        """Evaluate compiled forms in this session; output goes to `on_output` first."""
+                   on_output: OutputCallback | None = None, detached: bool = False) -> EvalReply:
+        """Evaluate compiled forms in this session; output goes to `on_output` first.
+        The node stops the evaluation if this client goes away before the reply,
+        unless `detached` (then it runs to its end and its assignments apply)."""
         req = {Atom("forms"): forms, Atom("module"): Atom("unique" if unique else "scratch")}
+        if detached:
+            req[Atom("detached")] = True
         return await self.request(req, timeout_ms, on_output)
 
     async def load_modules(self, modules, *, timeout_ms: int | None = None,
@@ -214,18 +235,21 @@ class WorkspaceClient:
                 pass
 
     def _eval_reply(self, reply) -> EvalReply:
+        # A notice (the session's evaluator was replaced) rides as one more element.
+        base = 4 if reply[0] == Atom("error") else 3
+        notice = _text(reply[base]) if len(reply) > base else None
         if reply[0] == TESTS:
-            _, results, names = reply
+            _, results, names = reply[:3]
             self.info["bindings"] = names
             outcomes = [_test_outcome(r) for r in results]
-            return EvalReply(True, "", "tests", [str(n) for n in names], outcomes)
+            return EvalReply(True, "", "tests", [str(n) for n in names], outcomes, notice)
         if reply[0] == Atom("ok"):
-            _, text, names = reply
+            _, text, names = reply[:3]
             self.info["bindings"] = names
-            return EvalReply(True, _text(text), "ok", [str(n) for n in names])
-        _, kind, text, names = reply
+            return EvalReply(True, _text(text), "ok", [str(n) for n in names], notice=notice)
+        _, kind, text, names = reply[:4]
         self.info["bindings"] = names
-        return EvalReply(False, _text(text), str(kind), [str(n) for n in names])
+        return EvalReply(False, _text(text), str(kind), [str(n) for n in names], notice=notice)
 
     async def class_table(self, names):
         """What the node knows of these classes (kind, fields, superclass), for the compiler."""

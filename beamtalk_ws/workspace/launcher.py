@@ -78,6 +78,9 @@ def node_argv(ws: WorkspacePaths, ebin: Path, idle_timeout: int | None,
               stdlib_ebin: Path | None = None) -> list[str]:
     idle = "infinity" if not idle_timeout else str(int(idle_timeout))
     extra = ["-beamtalk_stdlib", str(stdlib_ebin)] if stdlib_ebin is not None else []
+    heap = max_heap_mb()
+    if heap is not None:
+        extra += ["-beamtalk_max_heap_mb", str(heap)]
     return [
         erlbuild.find_executable("erl"),
         "-noinput",
@@ -102,8 +105,23 @@ def peer_args() -> list[str]:
             "-beamtalk_pythonpath", str(Path(__file__).resolve().parents[2])]
 
 
+def max_heap_mb() -> int | None:
+    """The per-evaluation memory limit asked for in `BEAMTALK_MAX_HEAP_MB`
+    (0: none); None leaves the node's default, a quarter of the machine's memory."""
+    text = os.environ.get("BEAMTALK_MAX_HEAP_MB", "").strip()
+    if not text:
+        return None
+    if not text.isdigit():
+        raise WorkspaceError(f"BEAMTALK_MAX_HEAP_MB must be a whole number of megabytes (0 for no limit), "
+                             f"not {text!r}.")
+    return int(text)
+
+
 def node_env(ws: WorkspacePaths) -> dict[str, str]:
     env = dict(os.environ)
+    # The node holds the cookie as an atom: a crash dump would write it out
+    # (its atom table and the auth server's state), so the node writes none.
+    env["ERL_CRASH_DUMP_BYTES"] = "0"
     env["BEAMTALK_USER_HOME"] = env.get("HOME", str(Path.home()))
     env["HOME"] = str(ws.cookie_home)
     env["ERL_EPMD_ADDRESS"] = "127.0.0.1"

@@ -1,0 +1,296 @@
+"""Sessions an Erlang developer can trust (issue 12, items 1-3), against real nodes.
+
+One evaluator process per session kept across inputs; a session's running
+evaluation belongs to the client that asked for it; the node is the one source
+of truth for bindings; Erlang's exit/throw/error cross processes unchanged and
+every error the REPL prints is readable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import time
+import uuid
+
+import pytest
+
+from conftest import beamtalk_cmd
+
+
+async def _session_pair(workspace):
+    from beamtalk_ws.repl.core import Repl
+    from beamtalk_ws.workspace.client import WorkspaceClient
+
+    name = "s" + uuid.uuid4().hex[:10]
+    a = await WorkspaceClient.connect(workspace, session=name)
+    b = await WorkspaceClient.connect(workspace, session=name)
+    return name, a, b, Repl(a), Repl(b)
+
+
+async def test_ets_table_lives_across_inputs_and_interrupt_names_what_was_lost(repl):
+    assert (await repl.evaluate("t := Erlang ets new: #t with: #(#set, #public)")).ok
+    assert (await repl.evaluate("Erlang ets insert: t with: (Erlang erlang list_to_tuple: #(#k, 42))")).text == "true"
+    assert (await repl.evaluate("n := 3 + 4")).text == "7"
+    assert (await repl.evaluate("Erlang erlang put: #mine with: 1")).text == "#undefined"
+    # three inputs after the table was made
+    assert (await repl.evaluate("Erlang ets lookup: t with: #k")).text == "#({#k, 42})"
+
+    task = asyncio.ensure_future(repl.evaluate("[true] whileTrue: []"))
+    await asyncio.sleep(0.5)
+    assert await repl.client.interrupt()
+    out = await task
+    assert (out.ok, out.text, out.kind) == (False, "Interrupted", "interrupted")
+    assert out.notice is not None
+    assert "lost 1 ETS table" in out.notice and "1 process dictionary entry" in out.notice
+    assert "bindings are kept" in out.notice
+
+    # the bindings are intact; the table went with the old evaluator
+    assert (await repl.evaluate("n")).text == "7"
+    gone = await repl.evaluate("Erlang ets lookup: t with: #k")
+    assert not gone.ok and "badarg" in gone.text
+    assert (await repl.evaluate("Erlang erlang get: #mine")).text == "#undefined"
+    # one notice per replacement, not on every later reply
+    assert (await repl.evaluate("1 + 1")).notice is None
+
+
+async def test_process_state_is_one_process_for_the_session(repl):
+    first = (await repl.evaluate("Erlang erlang self")).text
+    await repl.evaluate("3 + 4")
+    assert (await repl.evaluate("Erlang erlang self")).text == first
+    # an error of an input does not replace the evaluator
+    assert not (await repl.evaluate("1 / 0")).ok
+    assert (await repl.evaluate("Erlang erlang self")).text == first
+
+
+async def test_two_clients_on_one_session_share_bindings_at_once(workspace):
+    _, a, b, ra, rb = await _session_pair(workspace)
+    try:
+        assert a.other_clients == 0 and b.other_clients == 1
+        assert (await ra.evaluate("shared := 6 * 7")).text == "42"
+        # b has not seen a reply naming `shared`: it asks the node
+        assert (await rb.evaluate("shared + 1")).text == "43"
+        assert (await rb.evaluate("other := shared * 2")).text == "84"
+        assert (await ra.evaluate("other")).text == "84"
+        still = await ra.evaluate("nowhere + 1")
+        assert not still.ok and "nowhere" in still.text
+    finally:
+        await a.close()
+        await b.close()
+
+
+def test_second_client_is_told_another_is_attached(workspace):
+    from conftest import run_beamtalk
+
+    session = "n" + uuid.uuid4().hex[:8]
+    first = subprocess.Popen(beamtalk_cmd() + ["repl", "--json", "--workspace", workspace.id,
+                                               "--session", session],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first.stdin.write(json.dumps({"id": 1, "op": "eval", "code": "1"}) + "\n")
+        first.stdin.flush()
+        assert json.loads(first.stdout.readline())["value"] == "1"
+        second = run_beamtalk(["repl", "--json", "--workspace", workspace.id, "--session", session],
+                              input=json.dumps({"id": 1, "op": "eval", "code": "2"}) + "\n")
+        assert second.returncode == 0
+        notes = [l for l in second.stderr.splitlines() if "other client" in l]
+        assert notes == [f"Note: 1 other client is attached to session '{session}'; "
+                         "you share its bindings and its evaluator."]
+    finally:
+        first.stdin.close()
+        first.wait(timeout=30)
+
+
+async def test_killed_client_mid_eval_does_not_hold_up_the_session(workspace):
+    from beamtalk_ws.repl.core import Repl
+    from beamtalk_ws.workspace.client import WorkspaceClient
+
+    session = "k" + uuid.uuid4().hex[:8]
+    other = await WorkspaceClient.connect(workspace, session=session)
+    proc = subprocess.Popen(beamtalk_cmd() + ["repl", "--json", "--workspace", workspace.id,
+                                              "--session", session],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        proc.stdin.write(json.dumps({"id": 1, "op": "eval", "code": "kept := 1"}) + "\n")
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline()) == {"id": 1, "value": "1"}
+        code = 'lost := 5. Erlang io format: "spinning~n". [true] whileTrue: []'
+        proc.stdin.write(json.dumps({"id": 2, "op": "eval", "code": code}) + "\n")
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline()) == {"id": 2, "output": "spinning\n"}
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+        t = time.perf_counter()
+        out = await asyncio.wait_for(Repl(other).evaluate("1 + 1"), timeout=10)
+        took = time.perf_counter() - t
+        print(f"\n1 + 1 answered {took * 1000:.0f} ms after the client was killed")
+        assert out.text == "2"
+        assert out.notice is not None and "client went away" in out.notice
+        # the killed evaluation's assignments were not applied; earlier ones stay
+        assert (await Repl(other).evaluate("kept")).text == "1"
+        assert "lost" not in await other.refresh_bindings()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        await other.close()
+
+
+async def test_linked_exit_normal_reaches_a_trapping_parent_as_normal(repl):
+    assert (await repl.evaluate("Erlang erlang process_flag: #trap_exit with: true")).text == "false"
+    assert (await repl.evaluate("p := Erlang erlang spawn_link: [Erlang erlang exit: #normal]")).ok
+    await repl.evaluate("Erlang timer sleep: 100")
+    got = await repl.evaluate("Erlang erlang process_info: Erlang erlang self with: #messages")
+    pid = (await repl.evaluate("p")).text
+    assert got.text == "{#messages, #({#EXIT, " + pid + ", #normal})}"
+    # the evaluator that trapped is the same one, nothing was replaced
+    assert got.notice is None and got.ok
+
+
+async def test_linked_exit_normal_does_not_disturb_a_parent_that_does_not_trap(repl):
+    assert (await repl.evaluate("x := 1")).ok
+    out = await repl.evaluate("Erlang erlang spawn_link: [Erlang erlang exit: #normal]. Erlang timer sleep: 100. x")
+    assert (out.ok, out.text, out.notice) == (True, "1", None)
+
+
+async def test_exit_class_and_reason_cross_processes_unchanged(repl):
+    code = ("m := Erlang erlang spawn_monitor: [Erlang erlang exit: #boom]. "
+            "Erlang timer sleep: 100. Erlang erlang process_info: Erlang erlang self with: #messages")
+    out = await repl.evaluate(code)
+    assert out.ok and "#boom}" in out.text and "DOWN" in out.text
+    thrown = await repl.evaluate("m := Erlang erlang spawn_monitor: [Erlang erlang throw: 3]. "
+                                 "Erlang timer sleep: 100. Erlang erlang process_info: Erlang erlang self "
+                                 "with: #messages")
+    assert "{#nocatch, 3}" in thrown.text
+    # where Beamtalk catches them, seed ADR 0028's classes apply
+    assert (await repl.evaluate("[Erlang erlang exit: #boom] on: ExitError do: [:e | #exited]")).text == "#exited"
+    assert (await repl.evaluate("[Erlang erlang throw: 3] on: ThrowError do: [:e | #thrown]")).text == "#thrown"
+
+
+async def test_linked_crash_is_readable_and_keeps_bindings(repl):
+    assert (await repl.evaluate("keep := 99")).ok
+    out = await repl.evaluate("Erlang erlang spawn_link: [Erlang timer sleep: 50. 1 / 0]. Erlang timer sleep: 2000")
+    assert not out.ok
+    assert out.text.startswith("ERROR: #ExitError\n  Message: A linked process exited: ")
+    assert "/" not in out.text.replace("1 / 0", "") and "#{" not in out.text and ".erl" not in out.text
+    assert out.notice is not None and "exited: badarith" in out.notice
+    assert "after the last input it held" in out.notice
+    assert (await repl.evaluate("keep")).text == "99"
+    details = await repl.evaluate("(_error details at: #reason) class")
+    assert details.text == "Tuple"
+
+
+async def test_actor_where_erlang_wants_a_pid_is_one_readable_hint(repl):
+    await repl.evaluate("Actor subclass: PidEcho\n  echo: x => x")
+    assert (await repl.evaluate("e := PidEcho spawn")).ok
+    out = await repl.evaluate("Erlang gen_server call: e with: #foo")
+    assert not out.ok
+    assert "An actor is not a pid: pass `anActor pid`" in out.text
+    assert len(out.text.splitlines()) <= 6
+    assert "gen_server.erl" not in out.text and "#{" not in out.text
+
+
+async def test_charlist_hint_and_conversions(repl):
+    out = await repl.evaluate('Erlang os getenv: "HOME"')
+    assert not out.ok
+    assert '"HOME" asCharlist' in out.text and "aList asString" in out.text
+    home = await repl.evaluate('(Erlang os getenv: "HOME" asCharlist) asString')
+    assert home.ok and home.text.startswith('"/')
+    assert (await repl.evaluate('"hé" asCharlist')).text == "#(104, 233)"
+    assert (await repl.evaluate("#(104, 105) asString")).text == '"hi"'
+    # a List that is no printable charlist keeps Collection's asString (printString)
+    assert (await repl.evaluate("#(1, 2) asString")).text == '"#(1, 2)"'
+    assert (await repl.evaluate("#() asString")).text == '"#()"'
+    assert (await repl.evaluate("#(#a) asString")).text == '"#(#a)"'
+    # no charlist hint when no String was passed
+    assert "asCharlist" not in (await repl.evaluate("Erlang erlang atom_to_list: 3")).text
+
+
+async def test_an_actor_maps_its_erlang_call_errors_for_the_caller(repl):
+    await repl.evaluate("Actor subclass: EnvReader\n  read: name => Erlang os getenv: name")
+    assert (await repl.evaluate("r := EnvReader spawn")).ok
+    out = await repl.evaluate('r read: "HOME"')
+    assert not out.ok
+    assert out.text.startswith("ERROR: #TypeError\n  Module: os\n  Function: getenv/1")
+    assert "asCharlist" in out.text
+    assert (await repl.evaluate('(r read: "HOME" asCharlist) asString')).ok
+
+
+async def test_long_reasons_are_shortened_with_the_whole_term_in_details(repl):
+    out = await repl.evaluate("Erlang erlang error: (Erlang lists seq: 1 with: 500)")
+    assert not out.ok
+    longest = max(len(line) for line in out.text.splitlines())
+    assert longest < 260 and "\u2026" in out.text
+    assert (await repl.evaluate("(_error details at: #reason) size")).text == "500"
+
+
+def test_memory_limit_and_crash_dump(bt_home, monkeypatch):
+    """A workspace with a small memory limit: an evaluation past it stops with a
+    clear error; the node, the bindings and other sessions live on.  The node
+    writes no crash dump (it would hold the cookie)."""
+    from beamtalk_ws.repl.core import Repl
+    from beamtalk_ws.workspace import launcher, paths
+    from beamtalk_ws.workspace.client import WorkspaceClient
+
+    monkeypatch.setenv("BEAMTALK_MAX_HEAP_MB", "40")
+    ws = paths.resolve("m" + uuid.uuid4().hex[:8])
+    launcher.start(ws, idle_timeout=None)
+
+    async def scenario():
+        c = await WorkspaceClient.connect(ws, session="big")
+        other = await WorkspaceClient.connect(ws, session="small")
+        try:
+            r = Repl(c)
+            assert (await r.evaluate("k := 12")).ok
+            assert (await Repl(other).evaluate("j := 5")).ok
+            out = await r.evaluate("(Erlang lists seq: 1 with: 20000000) size")
+            assert (out.ok, out.kind) == (False, "memory_limit")
+            assert out.text.startswith("ERROR: memory limit: the evaluation used more than 40 MB")
+            assert out.notice is not None and "memory limit" in out.notice
+            assert (await r.evaluate("k + 1")).text == "13"
+            assert (await Repl(other).evaluate("j")).text == "5"
+            assert (await r.evaluate("(Erlang lists seq: 1 with: 1000) size")).text == "1000"
+            # a node that halts with a message writes no erl_crash.dump
+            task = asyncio.ensure_future(r.evaluate('Erlang erlang halt: "deliberate crash" asCharlist'))
+            await asyncio.wait([task], timeout=10)
+        finally:
+            for cl in (c, other):
+                try:
+                    await cl.close()
+                except Exception:           # noqa: BLE001 - the node has halted
+                    pass
+
+    try:
+        asyncio.run(scenario())
+        assert launcher.wait_stopped(ws, timeout=10)
+        dumps = list(ws.dir.rglob("erl_crash.dump"))
+        assert dumps == []
+    finally:
+        launcher.kill(ws)
+
+
+async def test_timeout_replaces_the_evaluator_and_says_so(repl):
+    assert (await repl.evaluate("kept := 3")).ok
+    compiled = await repl.compile("[true] whileTrue: []")
+    out = await repl.client.eval(compiled.forms, timeout_ms=300)
+    assert (out.ok, out.kind, out.text) == (False, "timeout", "Request timed out")
+    assert "was stopped when the request timed out" in out.notice
+    assert (await repl.evaluate("kept")).text == "3"
+
+
+async def test_a_detached_evaluation_outlives_its_client(workspace):
+    name, a, b, ra, rb = await _session_pair(workspace)
+    try:
+        compiled = await ra.compile('z := 5. Erlang timer sleep: 300. z')
+        task = asyncio.ensure_future(a.eval(compiled.forms, detached=True))
+        await asyncio.sleep(0.1)
+        await a.close()
+        task.cancel()
+        await asyncio.sleep(0.6)
+        out = await rb.evaluate("z + 1")
+        assert (out.text, out.notice) == ("6", None)
+    finally:
+        await b.close()
