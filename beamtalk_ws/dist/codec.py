@@ -531,7 +531,8 @@ def decode_from(data: bytes, offset: int = 0, max_size: int | None = None) -> tu
     Distribution frames carry the control message and the payload as two such
     terms back to back, hence the offset in and out.  Compressed terms are
     accepted.  ``max_size`` overrides the size cap (:func:`max_size`) for
-    this call; the cap applies to the bytes of the term after decompression.
+    this call; here it bounds what a compressed term may inflate to (the
+    caller bounds the buffer itself, as the connection does for frames).
     """
     data = _as_bytes(data)
     if offset >= len(data):
@@ -551,8 +552,8 @@ def decode_from(data: bytes, offset: int = 0, max_size: int | None = None) -> tu
         if used != size:
             raise DecodeError("compressed term has trailing bytes", pos + 5)
         return term, end
-    # Uncompressed: the term is at most the rest of the buffer.
-    _check_size(len(data) - pos, max_size, "term", pos)
+    # Uncompressed: the bytes are already here; whoever filled the buffer bounds
+    # it (decode() checks its whole input, the connection the frame length).
     return _decode_term(data, pos)
 
 
@@ -583,6 +584,7 @@ def _inflate(data: bytes, pos: int, size: int) -> tuple[bytes, int]:
 def decode(data: bytes, max_size: int | None = None) -> Any:
     """``binary_to_term``: decode a complete external term; trailing bytes are an error."""
     data = _as_bytes(data)
+    _check_size(len(data) - 1, max_size, "term", 1)
     term, end = decode_from(data, 0, max_size)
     if end != len(data):
         raise DecodeError(f"{len(data) - end} unexpected bytes after the term", end)
