@@ -26,6 +26,7 @@ start() ->
     {ok, _} = beamtalk_workspace:start(#{id => list_to_binary(Id),
                                          dir => list_to_binary(Dir),
                                          idle_ms => IdleMs}),
+    ok = beamtalk_log_rotate:start(Dir),
     write_node_info(Dir),
     ok.
 
