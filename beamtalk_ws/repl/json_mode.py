@@ -134,7 +134,7 @@ class JsonRepl:
             return _reply(await self.repl.evaluate(command, on_output=self.output_for(rid)))
         if op == "complete":
             return await self.complete(req)
-        return {"error": f"Unknown operation: {_short(op)} (known: {', '.join(_OPS)})"}
+        return {"error": f"Unknown operation: {_short(op)}"}
 
     async def complete(self, req: dict) -> dict:
         """`{"op": "complete", "code": "x pri", "cursor": 5}` -> `{"completions": [...]}`:
