@@ -327,7 +327,8 @@ async def cmd_repl(args) -> int:
         await _open_package(repl, ws, args, to=sys.stderr if args.json else sys.stdout)
         if args.json:
             from beamtalk_ws.repl.json_mode import JsonRepl
-            return await JsonRepl(repl).run()
+            return await JsonRepl(repl, reopen=lambda: open_client(
+                ws, args.session, start=start, idle_timeout=idle_timeout_from(args))).run()
         if interactive:
             from beamtalk_ws.repl import interactive as terminal
             # The staleness check imports the compiler: done once the prompt shows.
@@ -337,10 +338,12 @@ async def cmd_repl(args) -> int:
     finally:
         if args.ephemeral:
             try:
-                await client.stop_workspace()
+                await repl.client.stop_workspace()    # a node started after the first died
             except WorkspaceError:
                 pass
         await client.close()
+        if repl.client is not client:
+            await repl.client.close()
 
 
 async def _open_package(repl, ws, args, to) -> None:

@@ -34,6 +34,7 @@ start() ->
                                          dir => list_to_binary(Dir),
                                          idle_ms => IdleMs,
                                          max_heap_mb => MaxHeap}),
+    ok = beamtalk_log_rotate:start(Dir),
     start_compiler_peer(Dir, CookieFile),
     write_node_info(Dir),
     ok.

@@ -21,16 +21,36 @@ Choices worth knowing:
 * A map whose distinct Erlang keys are equal in Python (``1`` and ``1.0``)
   cannot be a dict; decoding it raises :class:`DecodeError` instead of losing
   an entry.
+
+Limits, because the bytes come from a node that runs user code and decoding
+must neither crash the client nor let one message eat its memory:
+
+* A map key may nest containers at most :data:`MAX_KEY_DEPTH` (100) deep.
+  Keys must be hashed and compared by Python, which recurses (on the C stack
+  for tuples: a 150 000-deep tuple key overflowed it and killed the process);
+  a deeper key raises :class:`DecodeError`.  Values may nest without limit.
+* A term may be at most ``max_size`` bytes of external format once
+  decompressed: :data:`DEFAULT_MAX_TERM_BYTES` (64 MiB), or
+  ``$BEAMTALK_MAX_TERM_BYTES``, or :func:`set_max_size`.  A compressed term's
+  declared size is checked *before* inflating, and inflation stops at the
+  declared size, so a small message cannot expand to gigabytes.  Python
+  objects take more memory than their bytes (a list of empty lists about 50
+  times more), so the cap bounds the work, not the exact memory.
+* Every malformed input raises :class:`DecodeError`, never another exception.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import struct
 import zlib
 from typing import Any
 
+from .encoder import encode, encode_body
 from .errors import DecodeError
+from .etf import *  # noqa: F401,F403 - the tag numbers, re-exported as before
+from .etf import _FUN_HEAD, _MAX_ATOM_CACHE, _U32U32, _U32U32U32, _f64, _i32, _u16, _u32, _u64
 from .terms import (
     Atom,
     BitBinary,
@@ -46,6 +66,10 @@ from .terms import (
 
 __all__ = [
     "VERSION",
+    "MAX_KEY_DEPTH",
+    "DEFAULT_MAX_TERM_BYTES",
+    "max_size",
+    "set_max_size",
     "encode",
     "encode_body",
     "decode",
@@ -53,323 +77,50 @@ __all__ = [
     "decode_from",
 ]
 
-VERSION = 131
-
-# Tags (erl_ext_dist).
-NEW_FLOAT_EXT = 70
-BIT_BINARY_EXT = 77
-COMPRESSED = 80
-ATOM_CACHE_REF = 82
-NEW_PID_EXT = 88
-NEW_PORT_EXT = 89
-NEWER_REFERENCE_EXT = 90
-SMALL_INTEGER_EXT = 97
-INTEGER_EXT = 98
-FLOAT_EXT = 99
-ATOM_EXT = 100
-REFERENCE_EXT = 101
-PORT_EXT = 102
-PID_EXT = 103
-SMALL_TUPLE_EXT = 104
-LARGE_TUPLE_EXT = 105
-NIL_EXT = 106
-STRING_EXT = 107
-LIST_EXT = 108
-BINARY_EXT = 109
-SMALL_BIG_EXT = 110
-LARGE_BIG_EXT = 111
-NEW_FUN_EXT = 112
-EXPORT_EXT = 113
-NEW_REFERENCE_EXT = 114
-SMALL_ATOM_EXT = 115
-MAP_EXT = 116
-FUN_EXT = 117
-ATOM_UTF8_EXT = 118
-SMALL_ATOM_UTF8_EXT = 119
-V4_PORT_EXT = 120
-
-_U16 = struct.Struct(">H")
-_U32 = struct.Struct(">I")
-_I32 = struct.Struct(">i")
-_U64 = struct.Struct(">Q")
-_F64 = struct.Struct(">d")
-_U32U32 = struct.Struct(">II")
-_U32U32U32 = struct.Struct(">III")
-_TAG_U32 = struct.Struct(">BI")
-_TAG_I32 = struct.Struct(">Bi")
-_TAG_U16 = struct.Struct(">BH")
-_TAG_F64 = struct.Struct(">Bd")
-_TAG_U32_B = struct.Struct(">BIB")
-_FUN_HEAD = struct.Struct(">BIB16sII")  # tag, size, arity, uniq, index, numfree
-
-_u16 = _U16.unpack_from
-_u32 = _U32.unpack_from
-_i32 = _I32.unpack_from
-_u64 = _U64.unpack_from
-_f64 = _F64.unpack_from
-
-_MAX_ATOM_CACHE = 1 << 16
 
 
-# ===========================================================================
-# Encoding
-# ===========================================================================
+#: How deep containers may nest inside one map key (see the module docstring).
+MAX_KEY_DEPTH = 100
+_KEY_TOO_DEEP = f"map key nests deeper than {MAX_KEY_DEPTH} levels (the decoder's limit for keys)"
+
+#: The default cap on one decoded term, in bytes of external format.
+DEFAULT_MAX_TERM_BYTES = 64 << 20
+_INFLATE_CHUNK = 1 << 20
 
 
-class _NilMark:
-    """Stack marker: write the NIL that ends a proper list."""
-
-    __slots__ = ()
-
-
-class _FunEnd:
-    """Stack marker: the free variables of a fun are written; patch its Size field."""
-
-    __slots__ = ("start",)
-
-    def __init__(self, start: int) -> None:
-        self.start = start
+def _env_max_size() -> int:
+    raw = os.environ.get("BEAMTALK_MAX_TERM_BYTES", "")
+    try:
+        value = int(raw)
+    except ValueError:
+        return DEFAULT_MAX_TERM_BYTES
+    return value if value > 0 else DEFAULT_MAX_TERM_BYTES
 
 
-_NIL = _NilMark()
-_SMALL_INTS = [bytes((SMALL_INTEGER_EXT, i)) for i in range(256)]
-_SMALL_TUPLE_HEADS = [bytes((SMALL_TUPLE_EXT, i)) for i in range(256)]
-_TRUE_BYTES = bytes((SMALL_ATOM_UTF8_EXT, 4)) + b"true"
-_FALSE_BYTES = bytes((SMALL_ATOM_UTF8_EXT, 5)) + b"false"
-_INT_ONLY = {int}
-
-_atom_enc_cache: dict[Atom, bytes] = {}
+_max_size = _env_max_size()
 
 
-def _atom_bytes(name: str) -> bytes:
-    """Encoded form of an atom (SMALL_ATOM_UTF8_EXT or ATOM_UTF8_EXT), cached."""
-    b = _atom_enc_cache.get(name)
-    if b is not None:
-        return b
-    if len(name) > 255:
-        raise ValueError(f"atom is too long ({len(name)} characters, Erlang allows 255)")
-    raw = name.encode("utf-8")
-    n = len(raw)
-    b = bytes((SMALL_ATOM_UTF8_EXT, n)) + raw if n < 256 else _TAG_U16.pack(ATOM_UTF8_EXT, n) + raw
-    if len(_atom_enc_cache) >= _MAX_ATOM_CACHE:
-        _atom_enc_cache.clear()
-    # Keys must be Atoms: Atom.__eq__ refuses plain str, so a str key would never match.
-    _atom_enc_cache[name if name.__class__ is Atom else Atom(name)] = b
-    return b
+def max_size() -> int:
+    """The current cap on a decoded term, in bytes (after decompression)."""
+    return _max_size
 
 
-def _int_bytes(t: int) -> bytes:
-    if 0 <= t < 256:
-        return _SMALL_INTS[t]
-    if -0x80000000 <= t <= 0x7FFFFFFF:
-        return _TAG_I32.pack(INTEGER_EXT, t)
-    a = -t if t < 0 else t
-    n = (a.bit_length() + 7) >> 3
-    digits = a.to_bytes(n, "little")
-    sign = 1 if t < 0 else 0
-    if n < 256:
-        return bytes((SMALL_BIG_EXT, n, sign)) + digits
-    if n > 0xFFFFFFFF:
-        raise ValueError("integer is too large for the external term format")
-    return _TAG_U32_B.pack(LARGE_BIG_EXT, n, sign) + digits
+def set_max_size(n: int | None) -> None:
+    """Set the cap on decoded terms (None: back to the environment's or the default)."""
+    global _max_size
+    if n is not None and (type(n) is not int or n <= 0):
+        raise ValueError("the term size cap must be a positive number of bytes")
+    _max_size = _env_max_size() if n is None else n
 
 
-def _small_or_int(t: int, what: str) -> bytes:
-    if type(t) is not int or not (-0x80000000 <= t <= 0x7FFFFFFF):
-        raise ValueError(f"{what} must be an integer that fits in 32 signed bits")
-    return _int_bytes(t)
-
-
-def _pid_bytes(p: Pid) -> bytes:
-    return (
-        bytes((NEW_PID_EXT,))
-        + _atom_bytes(p.node)
-        + _U32U32U32.pack(p.id & 0xFFFFFFFF, p.serial & 0xFFFFFFFF, p.creation & 0xFFFFFFFF)
-    )
-
-
-def _ref_bytes(r: Reference) -> bytes:
-    ids = r.ids
-    if not 1 <= len(ids) <= 5:
-        raise ValueError("a reference has 1 to 5 id words")
-    return (
-        _TAG_U16.pack(NEWER_REFERENCE_EXT, len(ids))
-        + _atom_bytes(r.node)
-        + _U32.pack(r.creation & 0xFFFFFFFF)
-        + struct.pack(f">{len(ids)}I", *ids)
-    )
-
-
-def _port_bytes(p: Port) -> bytes:
-    if 0 <= p.id < (1 << 28):
-        return bytes((NEW_PORT_EXT,)) + _atom_bytes(p.node) + _U32U32.pack(p.id, p.creation & 0xFFFFFFFF)
-    return bytes((V4_PORT_EXT,)) + _atom_bytes(p.node) + _U64.pack(p.id) + _U32.pack(p.creation & 0xFFFFFFFF)
-
-
-def _encode_into(buf: bytearray, term: Any) -> None:
-    """Append the body (no version byte) of ``term`` to ``buf``, iteratively."""
-    stack = [term]
-    pop = stack.pop
-    push = stack.append
-    extend = stack.extend
-    atom_cache = _atom_enc_cache
-    small_ints = _SMALL_INTS
-    tuple_heads = _SMALL_TUPLE_HEADS
-    pack_u32 = _TAG_U32.pack
-    while stack:
-        t = pop()
-        c = t.__class__
-        if c is Atom:
-            b = atom_cache.get(t)
-            buf += b if b is not None else _atom_bytes(t)
-        elif c is int:
-            if 0 <= t < 256:
-                buf += small_ints[t]
-            else:
-                buf += _int_bytes(t)
-        elif c is tuple:
-            n = len(t)
-            if n < 256:
-                buf += tuple_heads[n]
-            else:
-                buf += pack_u32(LARGE_TUPLE_EXT, n)
-            if n:
-                extend(reversed(t))
-        elif c is list:
-            n = len(t)
-            if n == 0:
-                buf.append(NIL_EXT)
-                continue
-            if n < 65536 and t[0].__class__ is int:
-                try:
-                    s = bytes(t)
-                except (TypeError, ValueError):
-                    s = None
-                if s is not None and set(map(type, t)) == _INT_ONLY:
-                    buf += _TAG_U16.pack(STRING_EXT, n)
-                    buf += s
-                    continue
-            buf += pack_u32(LIST_EXT, n)
-            push(_NIL)
-            extend(reversed(t))
-        elif c is _NilMark:
-            buf.append(NIL_EXT)
-        elif c is bytes:
-            buf += pack_u32(BINARY_EXT, len(t))
-            buf += t
-        elif c is str:
-            raw = t.encode("utf-8")
-            buf += pack_u32(BINARY_EXT, len(raw))
-            buf += raw
-        elif c is dict:
-            buf += pack_u32(MAP_EXT, len(t))
-            for k, v in reversed(t.items()):
-                push(v)
-                push(k)
-        elif c is float:
-            if not math.isfinite(t):
-                raise ValueError(f"cannot encode {t!r}: Erlang floats are always finite")
-            buf += _TAG_F64.pack(NEW_FLOAT_EXT, t)
-        elif c is bool:
-            buf += _TRUE_BYTES if t else _FALSE_BYTES
-        elif c is Pid:
-            buf += _pid_bytes(t)
-        elif c is Reference:
-            buf += _ref_bytes(t)
-        elif c is FrozenList:
-            n = len(t)
-            if n == 0:
-                buf.append(NIL_EXT)
-            else:
-                push(list(t))
-        elif c is FrozenMap:
-            push(dict(t.items()))
-        elif c is ImproperList:
-            buf += pack_u32(LIST_EXT, len(t.elements))
-            push(t.tail)
-            extend(reversed(t.elements))
-        elif c is _FunEnd:
-            buf[t.start + 1 : t.start + 5] = _U32.pack(len(buf) - t.start - 1)
-        elif c is BitBinary:
-            buf += _TAG_U32_B.pack(BIT_BINARY_EXT, len(t.data), t.bits)
-            buf += t.data
-        elif c is Port:
-            buf += _port_bytes(t)
-        elif c is ExportFun:
-            if not 0 <= t.arity < 256:
-                raise ValueError("ExportFun.arity must be 0..255")
-            buf.append(EXPORT_EXT)
-            buf += _atom_bytes(t.module)
-            buf += _atom_bytes(t.function)
-            buf += small_ints[t.arity]
-        elif c is LocalFun:
-            start = len(buf)
-            buf += _FUN_HEAD.pack(NEW_FUN_EXT, 0, t.arity, t.uniq, t.index, len(t.free_vars))
-            buf += _atom_bytes(t.module)
-            buf += _small_or_int(t.old_index, "LocalFun.old_index")
-            buf += _small_or_int(t.old_uniq, "LocalFun.old_uniq")
-            if t.pid.__class__ is not Pid:
-                raise TypeError("LocalFun.pid must be a Pid")
-            buf += _pid_bytes(t.pid)
-            push(_FunEnd(start))
-            extend(reversed(t.free_vars))
-        else:
-            push(_coerce(t))
-
-
-def _coerce(t: Any) -> Any:
-    """Map an unusual Python value (a subclass, a bytearray...) to one the loop knows."""
-    if t is None:
-        raise TypeError(
-            "cannot encode None: it has no single Erlang meaning; "
-            "use Atom('undefined') or Atom('nil') explicitly"
+def _check_size(n: int, limit: int | None, what: str, pos: int) -> None:
+    cap = _max_size if limit is None else limit
+    if n > cap:
+        raise DecodeError(
+            f"{what} of {n} bytes exceeds the limit of {cap} bytes "
+            "(set BEAMTALK_MAX_TERM_BYTES to allow more)",
+            pos,
         )
-    if isinstance(t, bool):  # pragma: no cover - bool cannot be subclassed
-        return bool(t)
-    if isinstance(t, Atom):
-        return Atom(str(t))
-    if isinstance(t, int):
-        return int(t)
-    if isinstance(t, float):
-        return float(t)
-    if isinstance(t, str):
-        return str(t)
-    if isinstance(t, (bytes, bytearray, memoryview)):
-        return bytes(t)
-    if isinstance(t, FrozenList):
-        return list(t)
-    if isinstance(t, tuple):
-        return tuple(t)
-    if isinstance(t, list):
-        return list(t)
-    if isinstance(t, (dict, FrozenMap)):
-        return dict(t.items())
-    raise TypeError(f"cannot encode a value of type {type(t).__name__} as an Erlang term")
-
-
-def encode_body(term: Any) -> bytes:
-    """Encode ``term`` without the leading version byte (e.g. inside a dist header)."""
-    buf = bytearray()
-    _encode_into(buf, term)
-    return bytes(buf)
-
-
-def encode(term: Any, compressed: bool | int = False) -> bytes:
-    """``term_to_binary``: the version byte 131 followed by the encoded term.
-
-    ``compressed`` may be True (zlib level 6, like ``[compressed]``) or a level
-    0..9; as in Erlang, the compressed form is only used when it is smaller.
-    """
-    buf = bytearray((VERSION,))
-    _encode_into(buf, term)
-    if compressed is not False and compressed is not None:
-        level = 6 if compressed is True else int(compressed)
-        if level > 0:
-            body = memoryview(buf)[1:]
-            z = zlib.compress(body, level)
-            if len(z) + 5 < len(body):
-                return bytes((VERSION, COMPRESSED)) + _U32.pack(len(body)) + z
-    return bytes(buf)
 
 
 # ===========================================================================
@@ -482,8 +233,9 @@ def _decode_term(data: bytes, pos: int) -> tuple[Any, int]:
     kind = 0  # _ROOT
     need = 1
     items: list = []
-    frozen = False
+    frozen = 0  # 0 outside map keys, else how deep inside one we are
     extra: Any = None
+    key_depth = MAX_KEY_DEPTH
     try:
         while True:
             tag = data[pos]
@@ -513,7 +265,12 @@ def _decode_term(data: bytes, pos: int) -> tuple[Any, int]:
                     if n > dlen - pos:
                         raise _Truncated
                     push((kind, need, items, frozen, extra))
-                    frozen = frozen or (kind == 3 and not (len(items) & 1))
+                    if frozen:
+                        frozen += 1
+                        if frozen > key_depth:
+                            raise DecodeError(_KEY_TOO_DEEP, pos)
+                    elif kind == 3 and not (len(items) & 1):
+                        frozen = 1
                     kind = 1  # _TUPLE
                     need = n
                     items = []
@@ -535,8 +292,19 @@ def _decode_term(data: bytes, pos: int) -> tuple[Any, int]:
                 pos += 5
                 if n >= dlen - pos:
                     raise _Truncated
+                if kind == 2 and len(items) == need - 1:
+                    # A list in the tail slot of a list is the rest of that
+                    # list ([1 | [2 | ...]]): grow the open list instead of
+                    # nesting, so a long chain costs neither depth nor copies.
+                    need += n
+                    continue
                 push((kind, need, items, frozen, extra))
-                frozen = frozen or (kind == 3 and not (len(items) & 1))
+                if frozen:
+                    frozen += 1
+                    if frozen > key_depth:
+                        raise DecodeError(_KEY_TOO_DEEP, pos)
+                elif kind == 3 and not (len(items) & 1):
+                    frozen = 1
                 kind = 2  # _LIST
                 need = n + 1  # the elements and the tail
                 items = []
@@ -562,7 +330,12 @@ def _decode_term(data: bytes, pos: int) -> tuple[Any, int]:
                     if 2 * n > dlen - pos:
                         raise _Truncated
                     push((kind, need, items, frozen, extra))
-                    frozen = frozen or (kind == 3 and not (len(items) & 1))
+                    if frozen:
+                        frozen += 1
+                        if frozen > key_depth:
+                            raise DecodeError(_KEY_TOO_DEEP, pos)
+                    elif kind == 3 and not (len(items) & 1):
+                        frozen = 1
                     kind = 3  # _MAP
                     need = 2 * n
                     items = []
@@ -671,7 +444,12 @@ def _decode_term(data: bytes, pos: int) -> tuple[Any, int]:
                         raise _Truncated
                     pos = p
                     push((kind, need, items, frozen, extra))
-                    frozen = frozen or (kind == 3 and not (len(items) & 1))
+                    if frozen:
+                        frozen += 1
+                        if frozen > key_depth:
+                            raise DecodeError(_KEY_TOO_DEEP, pos)
+                    elif kind == 3 and not (len(items) & 1):
+                        frozen = 1
                     kind = 4  # _FUN
                     need = numfree
                     items = []
@@ -747,12 +525,14 @@ def _as_bytes(data: Any) -> bytes:
     raise TypeError(f"expected bytes, got {type(data).__name__}")
 
 
-def decode_from(data: bytes, offset: int = 0) -> tuple[Any, int]:
+def decode_from(data: bytes, offset: int = 0, max_size: int | None = None) -> tuple[Any, int]:
     """Decode one versioned term (131 ...) at ``offset``; return ``(term, next_offset)``.
 
     Distribution frames carry the control message and the payload as two such
     terms back to back, hence the offset in and out.  Compressed terms are
-    accepted.
+    accepted.  ``max_size`` overrides the size cap (:func:`max_size`) for
+    this call; here it bounds what a compressed term may inflate to (the
+    caller bounds the buffer itself, as the connection does for frames).
     """
     data = _as_bytes(data)
     if offset >= len(data):
@@ -766,32 +546,55 @@ def decode_from(data: bytes, offset: int = 0) -> tuple[Any, int]:
         if pos + 5 > len(data):
             raise DecodeError("compressed term is truncated", pos)
         size = _u32(data, pos + 1)[0]
-        d = zlib.decompressobj()
-        try:
-            body = d.decompress(data[pos + 5 :], size + 1)
-        except zlib.error as e:
-            raise DecodeError(f"compressed term is corrupt ({e})", pos) from None
-        if len(body) != size or not d.eof:
-            raise DecodeError("compressed term does not match its declared size", pos)
+        _check_size(size, max_size, "compressed term declares an uncompressed size", pos)
+        body, end = _inflate(data, pos, size)
         term, used = _decode_term(body, 0)
         if used != size:
             raise DecodeError("compressed term has trailing bytes", pos + 5)
-        return term, len(data) - len(d.unused_data)
+        return term, end
+    # Uncompressed: the bytes are already here; whoever filled the buffer bounds
+    # it (decode() checks its whole input, the connection the frame length).
     return _decode_term(data, pos)
 
 
-def decode(data: bytes) -> Any:
+def _inflate(data: bytes, pos: int, size: int) -> tuple[bytes, int]:
+    """The ``size`` bytes a COMPRESSED term at ``pos`` declares, and the offset after it.
+
+    Inflated a chunk at a time with a bound on each step, so a stream that
+    would expand beyond its declared size is stopped there, not allocated.
+    """
+    d = zlib.decompressobj()
+    out = bytearray()
+    pending = memoryview(data)[pos + 5 :]
+    try:
+        while not d.eof and len(out) <= size:
+            step = min(_INFLATE_CHUNK, size + 1 - len(out))
+            chunk = d.decompress(pending, step)
+            out += chunk
+            pending = d.unconsumed_tail
+            if not chunk and not pending:
+                break  # input exhausted before the end of the stream
+    except zlib.error as e:
+        raise DecodeError(f"compressed term is corrupt ({e})", pos) from None
+    if len(out) != size or not d.eof:
+        raise DecodeError("compressed term does not match its declared size", pos)
+    return bytes(out), len(data) - len(d.unused_data)
+
+
+def decode(data: bytes, max_size: int | None = None) -> Any:
     """``binary_to_term``: decode a complete external term; trailing bytes are an error."""
     data = _as_bytes(data)
-    term, end = decode_from(data, 0)
+    _check_size(len(data) - 1, max_size, "term", 1)
+    term, end = decode_from(data, 0, max_size)
     if end != len(data):
         raise DecodeError(f"{len(data) - end} unexpected bytes after the term", end)
     return term
 
 
-def decode_body(data: bytes, offset: int = 0) -> Any:
+def decode_body(data: bytes, offset: int = 0, max_size: int | None = None) -> Any:
     """Decode a term without version byte that fills ``data`` from ``offset`` to the end."""
     data = _as_bytes(data)
+    _check_size(len(data) - offset, max_size, "term", offset)
     term, end = _decode_term(data, offset)
     if end != len(data):
         raise DecodeError(f"{len(data) - end} unexpected bytes after the term", end)

@@ -11,6 +11,11 @@ nor fragmentation, every other packet is a pass-through frame::
 This module turns frames into calls on a :class:`ControlHandler` (one method
 per kind of signal, already unpacked) and offers the reverse as ``send_*``
 methods.  It knows nothing about mailboxes; routing is ``node.py``'s job.
+
+A frame longer than the codec's size cap (:func:`codec.max_size`, plus room
+for the control message) is never read whole: its head is read to learn the
+recipient, the rest is skipped in chunks, and the recipient gets an
+:class:`UndecodableMessage` saying so (a waiting call fails instead of hanging).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import logging
 import struct
 from typing import Any
 
+from . import codec
 from .codec import decode_from, encode
 from .errors import ConnectionLost, DecodeError
 from .handshake import DFLAG_UNLINK_ID
@@ -76,6 +82,8 @@ UNLINK_ID_ACK = 36
 
 _LEN = struct.Struct(">I")
 _TICK = b"\0\0\0\0"
+_CONTROL_ROOM = 1 << 20     # a frame may exceed the term cap by this much (its control message)
+_SKIP_CHUNK = 1 << 20
 _EMPTY_ATOM = Atom("")
 
 
@@ -164,6 +172,8 @@ class Connection:
         self.bytes_received = 0
         self.frames_received = 0
         self.ticks_received = 0
+        #: length of the frame being dispatched (mailboxes count queued bytes with it)
+        self.frame_size = 0
 
     @property
     def closed(self) -> bool:
@@ -249,9 +259,13 @@ class Connection:
                     self.ticks_received += 1
                     self._write(_TICK)
                     continue
+                if n > codec.max_size() + _CONTROL_ROOM:
+                    await self._skip_oversized(n)
+                    continue
                 frame = await read(n)
                 self.bytes_received += n + 4
                 self.frames_received += 1
+                self.frame_size = n
                 if frame[0] != PASS_THROUGH:
                     detail = (
                         f"the node sent a frame of type {frame[0]}, "
@@ -282,7 +296,29 @@ class Connection:
                     return
             self._wrote_since_tick = False
 
-    def _dispatch(self, frame: bytes) -> None:
+    async def _skip_oversized(self, n: int) -> None:
+        """Read past a frame of ``n`` bytes without holding it; tell its recipient."""
+        head = await self._reader.readexactly(min(n, _CONTROL_ROOM))
+        left = n - len(head)
+        while left:
+            chunk = await self._reader.read(min(left, _SKIP_CHUNK))
+            if not chunk:
+                raise asyncio.IncompleteReadError(b"", left)
+            left -= len(chunk)
+        self.bytes_received += n + 4
+        self.frames_received += 1
+        self.frame_size = 0
+        log.warning("skipped a message of %d bytes from node %s: over the limit of %d bytes",
+                    n, self.peer_name, codec.max_size())
+        if head[:1] == bytes((PASS_THROUGH,)):
+            error = DecodeError(f"a message of {n} bytes exceeds the limit of {codec.max_size()} bytes "
+                                "(set BEAMTALK_MAX_TERM_BYTES to allow more); it was skipped")
+            try:
+                self._dispatch(head, UndecodableMessage(error, b""))
+            except Exception:  # a bug in a handler must not kill the connection
+                log.exception("error while handling a message from node %s", self.peer_name)
+
+    def _dispatch(self, frame: bytes, skipped: UndecodableMessage | None = None) -> None:
         try:
             ctrl, pos = decode_from(frame, 1)
         except DecodeError as e:
@@ -292,8 +328,8 @@ class Connection:
         if type(ctrl) is not tuple or not ctrl or type(ctrl[0]) is not int:
             log.warning("dropping a frame from node %s with a malformed control message", self.peer_name)
             return
-        payload: Any = None
-        if pos < len(frame):
+        payload: Any = skipped
+        if skipped is None and pos < len(frame):
             try:
                 payload, _ = decode_from(frame, pos)
             except DecodeError as e:

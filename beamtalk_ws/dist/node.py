@@ -18,6 +18,15 @@ it matters to callers:
 If the connection drops, every pending ``receive``/``call`` raises
 :class:`ConnectionLost`, ``node.closed`` resolves and ``on_connection_lost``
 is called, so the owner (the REPL) can say so and reconnect.
+
+Unlike an Erlang process, a mailbox is bounded: messages nothing receives
+(a user's actor sending to the REPL's pid in a loop) must not grow the
+client for ever.  When more than :attr:`Mailbox.max_messages` messages or
+:attr:`Mailbox.max_bytes` bytes (as they came over the wire) are queued, the
+*oldest* queued messages are dropped: a receive waiting for a reply gets it
+as it arrives (it is handed over, not queued), so what piles up is stale.
+``Mailbox.dropped`` counts them and a warning with the count is logged (at
+the first drop, then at most every few seconds).
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ import asyncio
 import bisect
 import logging
 import secrets
+import time
 from collections import deque
 from typing import Any, Callable
 
@@ -66,11 +76,22 @@ class Mailbox:
     to monitors).
     """
 
+    #: Bounds of the queue of messages not yet received (see the module docstring).
+    max_messages = 10_000
+    max_bytes = 64 << 20
+    #: Seconds between two warnings about dropped messages.
+    warn_every = 5.0
+
     def __init__(self, node: "Node", pid: Pid, name: Atom | None) -> None:
         self.node = node
         self.pid = pid
         self.name = name
-        self._queue: deque[tuple[int, Any]] = deque()  # (arrival number, message)
+        self._queue: deque[tuple[int, Any, int]] = deque()  # (arrival number, message, bytes)
+        self._queued_bytes = 0
+        #: messages dropped because the queue was full
+        self.dropped = 0
+        self._warned_at: float | None = None
+        self._warned_count = 0
         self._seq = 0
         self._waiters: list[tuple[Callable[[Any], bool] | None, asyncio.Future]] = []
         self._links: set[Pid] = set()  # active links
@@ -88,7 +109,7 @@ class Mailbox:
 
     # ------------------------------------------------------------ receiving
 
-    def _deliver(self, msg: Any) -> None:
+    def _deliver(self, msg: Any, size: int = 0) -> None:
         if self._failure is not None:
             return  # like a message to a dead process
         self._seq += 1
@@ -104,19 +125,42 @@ class Mailbox:
                     fut.set_exception(e)
                     continue
             del self._waiters[i]
-            fut.set_result((seq, msg))
+            fut.set_result((seq, msg, size))
             return
-        self._queue.append((seq, msg))
+        self._queue.append((seq, msg, size))
+        self._queued_bytes += size
+        if len(self._queue) > self.max_messages or self._queued_bytes > self.max_bytes:
+            self._drop_oldest()
+
+    def _drop_oldest(self) -> None:
+        q = self._queue
+        n = 0
+        while q and (len(q) > self.max_messages or self._queued_bytes > self.max_bytes):
+            self._queued_bytes -= q.popleft()[2]
+            n += 1
+        self.dropped += n
+        now = time.monotonic()
+        if self._warned_at is None or now - self._warned_at >= self.warn_every:
+            log.warning(
+                "mailbox %s: dropped %d unreceived messages so far (%d since the last warning); "
+                "a mailbox keeps at most %d messages or %d bytes, oldest dropped first",
+                self.pid, self.dropped, self.dropped - self._warned_count, self.max_messages, self.max_bytes,
+            )
+            self._warned_at = now
+            self._warned_count = self.dropped
 
     def _take(self, match: Callable[[Any], bool] | None) -> tuple[bool, Any]:
         q = self._queue
         if match is None:
             if q:
-                return True, q.popleft()[1]
+                _, m, size = q.popleft()
+                self._queued_bytes -= size
+                return True, m
             return False, None
-        for i, (_, m) in enumerate(q):
+        for i, (_, m, size) in enumerate(q):
             if match(m):
                 del q[i]
+                self._queued_bytes -= size
                 return True, m
         return False, None
 
@@ -148,8 +192,9 @@ class Mailbox:
             # Timed out or cancelled just as a message was handed to us: put it
             # back where it belongs so it is not lost.
             if fut.done() and not fut.cancelled() and fut.exception() is None:
-                seq, m = fut.result()
-                bisect.insort(self._queue, (seq, m), key=lambda e: e[0])
+                entry = fut.result()
+                bisect.insort(self._queue, entry, key=lambda e: e[0])
+                self._queued_bytes += entry[2]
             raise
         finally:
             try:
@@ -159,7 +204,7 @@ class Mailbox:
 
     def pending(self) -> list:
         """A snapshot of the queued messages, oldest first (for diagnostics and tests)."""
-        return [m for _, m in self._queue]
+        return [m for _, m, _ in self._queue]
 
     # ------------------------------------------------------------ signals out
 
@@ -209,10 +254,11 @@ class Mailbox:
             self.node._signal_demonitor(self.pid, wire, ref)
         if flush:
             self._queue = deque(
-                (s, m)
-                for s, m in self._queue
-                if not (type(m) is tuple and len(m) == 5 and m[0] == A_DOWN and m[1] == ref)
+                e
+                for e in self._queue
+                if not (type(e[1]) is tuple and len(e[1]) == 5 and e[1][0] == A_DOWN and e[1][1] == ref)
             )
+            self._queued_bytes = sum(e[2] for e in self._queue)
         return reported is not None
 
     def exit(self, pid: Pid, reason: Any) -> None:
@@ -558,15 +604,18 @@ class Node(ControlHandler):
 
     # ------------------------------------------------------------ signals in
 
+    def _frame_size(self) -> int:
+        return self._conn.frame_size if self._conn is not None else 0
+
     def on_send(self, to: Pid, msg: Any, sender: Pid | None) -> None:
         mb = self._by_pid.get(to)
         if mb is not None:
-            mb._deliver(msg)
+            mb._deliver(msg, self._frame_size())
 
     def on_reg_send(self, sender: Pid, name: Atom, msg: Any) -> None:
         mb = self._by_name.get(name)
         if mb is not None:
-            mb._deliver(msg)
+            mb._deliver(msg, self._frame_size())
         elif name == A_NET_KERNEL:
             self._net_kernel(msg)
 

@@ -4,56 +4,112 @@ Requests run in order, one at a time, because each input is compiled against
 the bindings the previous one left; only `interrupt` overtakes (it must reach
 a running `eval`).  For each request every `output` line is written before
 its one final reply.
+
+The promise tools build on is *one final reply per request line, whatever
+the line holds*: invalid, huge or deeply nested JSON, non-finite numbers, a
+line over :data:`MAX_LINE` bytes, a failure inside the compiler, the node
+dying.  A client that stops answering is worse than any error, so every path
+from a line to its reply ends in an `error` reply when nothing better is
+possible, and the loop keeps serving.  Replies are always valid JSON (no
+NaN, lone surrogates escaped).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 import sys
+from typing import Awaitable, Callable
 
+from beamtalk_ws.dist.errors import ConnectionLost
+from beamtalk_ws.workspace import launcher
 from beamtalk_ws.workspace.errors import WorkspaceError
 
+from . import revive
 from .core import Repl
 
 #: A tool asked explicitly: give the node longer than while typing (150 ms).
 COMPLETE_TIMEOUT = 1.0
+#: The longest request line read; a longer one is skipped and answered with an error.
+MAX_LINE = 64 * 1024 * 1024
+_CHUNK = 1 << 20
+_MAX_DIGITS = 4000        # below Python's own int/str conversion limit (4300)
+_OPS = ("eval", "interrupt", "bindings", "load", "reload", "complete")
+
+
+class _TooLong:
+    def __init__(self, size: int):
+        self.size = size
+
+
+class _Invalid:
+    """A line that is not a request: answered with `error` and id null."""
+
+    def __init__(self, message: str):
+        self.message = message
 
 
 class JsonRepl:
-    def __init__(self, repl: Repl, out=None):
+    def __init__(self, repl: Repl, out=None, *, max_line: int = MAX_LINE,
+                 reopen: Callable[[], Awaitable] | None = None):
         self.repl = repl
         self.out = out or sys.stdout
+        self.max_line = max_line
         self.completion = None
+        #: starts (if needed) and connects a new client after the node died
+        self.reopen = reopen or self._default_reopen
+        self.node_info = launcher.read_node_info(repl.client.ws)
+        self._reviving = asyncio.Lock()
+        self._pushes: asyncio.Task | None = None
         # `:watch` reloads arrive as push lines, like background Transcript text
         repl.notify = lambda o: self.emit({"push": "reload", "ok": o.ok, "text": o.text,
                                            **({"warnings": o.warnings} if o.warnings else {})})
 
+    # ------------------------------------------------------------ writing
+
     def emit(self, obj: dict) -> None:
-        self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        self.out.write(_dumps(obj) + "\n")
         self.out.flush()
 
-    async def handle(self, line: str) -> None:
-        try:
-            req = json.loads(line)
-        except json.JSONDecodeError as e:
-            self.emit({"id": None, "error": f"Invalid JSON request: {e.msg} at column {e.colno}"})
+    # ------------------------------------------------------------ one request
+
+    async def handle(self, item) -> None:
+        """Answer one line (a parsed request, or why it is not one): exactly one final reply."""
+        if isinstance(item, _Invalid):
+            self.emit({"id": None, "error": item.message})
             return
-        if not isinstance(req, dict):
-            self.emit({"id": None, "error": "Invalid request: expected a JSON object"})
+        if isinstance(item, _TooLong):
+            self.emit({"id": None, "error": f"Request line too long: {item.size} bytes (the limit is "
+                                             f"{self.max_line} bytes); it was skipped"})
             return
-        rid = req.get("id")
+        rid = item.get("id")
         try:
-            reply = await self.dispatch(req, rid)
-        except WorkspaceError as e:
-            reply = {"error": str(e)}
+            reply = await self.run_request(item, rid)
+        except Exception as e:                  # noqa: BLE001 - the one reply must still be sent
+            reply = {"error": _internal(e)}
         self.emit({"id": rid, **reply})
+
+    async def run_request(self, req: dict, rid) -> dict:
+        if not self._connected():
+            return {"error": await self._revive(during=False)}
+        try:
+            return await self.dispatch(req, rid)
+        except (WorkspaceError, ConnectionLost) as e:
+            if not self._connected():
+                return {"error": await self._revive(during=True)}
+            return {"error": str(e)}
+
+    def _connected(self) -> bool:
+        return self.repl.client.node.is_connected
 
     def output_for(self, rid):
         return lambda text: self.emit({"id": rid, "output": text})
 
     async def dispatch(self, req: dict, rid) -> dict:
         op = req.get("op")
+        if not isinstance(op, str):
+            return {"error": "Invalid request: \"op\" must be a string, one of " + ", ".join(_OPS)}
         if op == "eval":
             code = req.get("code")
             if not isinstance(code, str):
@@ -67,15 +123,18 @@ class JsonRepl:
             return {"bindings": dict(pairs)}
         if op == "load":
             path = req.get("path")
-            if not isinstance(path, str):
-                return {"error": "load needs a \"path\" string"}
+            if not isinstance(path, str) or not path or "\0" in path:
+                return {"error": "load needs a \"path\" string (a file or directory name)"}
             return _reply(await self.repl.load(path, on_output=self.output_for(rid)))
         if op == "reload":
-            command = ":reload" + (f" {req['class']}" if req.get("class") else "")
+            cls = req.get("class")
+            if cls is not None and not isinstance(cls, str):
+                return {"error": "reload: \"class\" must be a class name"}
+            command = ":reload" + (f" {cls}" if cls else "")
             return _reply(await self.repl.evaluate(command, on_output=self.output_for(rid)))
         if op == "complete":
             return await self.complete(req)
-        return {"error": f"Unknown operation: {op}"}
+        return {"error": f"Unknown operation: {_short(op)}"}
 
     async def complete(self, req: dict) -> dict:
         """`{"op": "complete", "code": "x pri", "cursor": 5}` -> `{"completions": [...]}`:
@@ -93,33 +152,79 @@ class JsonRepl:
         found = await self.completion.complete(code, cursor)
         return {"completions": [c.text for c in found]}
 
+    # ------------------------------------------------------------ a dead node
+
+    async def _revive(self, during: bool) -> str:
+        """Report the dead node and connect to a new one (started if needed)."""
+        async with self._reviving:
+            old = self.repl.client
+            if old.node.is_connected:       # another request revived it meanwhile
+                return "The workspace node was restarted; send the request again."
+            text = revive.death_report(old.ws, self.node_info, during)
+            try:
+                new = await self.reopen()
+            except WorkspaceError as e:
+                return text + f"\nNo new node: {e}"
+            self.repl.client = new
+            self.completion = None
+            self.node_info = launcher.read_node_info(new.ws)
+            try:
+                await old.close()
+            except Exception:                   # noqa: BLE001 - the old connection is gone anyway
+                pass
+            self._start_pushes()
+            who = (f"{self.node_info.node} (OS pid {self.node_info.os_pid})" if self.node_info
+                   else new.ws.node_name)
+            return text + (f"\nConnected to a new node {who}: the bindings and actors of the old one "
+                           "are gone; send the request again.")
+
+    async def _default_reopen(self):
+        from .attach import idle_timeout_from, open_client
+
+        client = self.repl.client
+        return await open_client(client.ws, client.session, start="auto",
+                                 idle_timeout=idle_timeout_from(None))
+
+    # ------------------------------------------------------------ the loop
+
     async def run(self) -> int:
         loop = asyncio.get_running_loop()
-        reader = asyncio.StreamReader(limit=64 * 1024 * 1024)
+        reader = asyncio.StreamReader(limit=_CHUNK)
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+        return await self.serve(reader)
+
+    async def serve(self, reader: asyncio.StreamReader) -> int:
+        """Answer every line of `reader` until its end."""
         queue: asyncio.Queue = asyncio.Queue()
         worker = asyncio.ensure_future(self._work(queue))
-        pushes = asyncio.ensure_future(self._push_transcript())
+        self._start_pushes()
         urgent: set[asyncio.Task] = set()
+        lines = _Lines(reader, self.max_line)
         while True:
-            line = await reader.readline()
-            if not line:
+            raw = await lines.next()
+            if raw is None:
                 break
-            text = line.decode("utf-8", errors="replace").strip()
-            if not text:
+            item = raw if isinstance(raw, _TooLong) else _parse(raw)
+            if item is None:
                 continue
-            if '"interrupt"' in text and _op(text) == "interrupt":
-                t = asyncio.ensure_future(self.handle(text))
+            if isinstance(item, dict) and item.get("op") == "interrupt":
+                t = asyncio.ensure_future(self.handle(item))
                 urgent.add(t)
                 t.add_done_callback(urgent.discard)
             else:
-                queue.put_nowait(text)
+                queue.put_nowait(item)
         queue.put_nowait(None)
         await worker
         if urgent:
             await asyncio.gather(*urgent, return_exceptions=True)
-        pushes.cancel()
+        if self._pushes is not None:
+            self._pushes.cancel()
         return 0
+
+    def _start_pushes(self) -> None:
+        if self._pushes is not None:
+            self._pushes.cancel()
+        self._pushes = asyncio.ensure_future(self._push_transcript())
 
     async def _push_transcript(self) -> None:
         """Transcript text written in the background, as `{"push": "transcript",
@@ -134,10 +239,144 @@ class JsonRepl:
 
     async def _work(self, queue: asyncio.Queue) -> None:
         while True:
-            text = await queue.get()
-            if text is None:
+            item = await queue.get()
+            if item is None:
                 return
-            await self.handle(text)
+            await self.handle(item)
+
+
+class _Lines:
+    """Lines of a stream, each at most `limit` bytes: a longer one is read past
+    (never held whole) and comes out as a :class:`_TooLong`."""
+
+    def __init__(self, reader: asyncio.StreamReader, limit: int):
+        self.reader = reader
+        self.limit = limit
+        self.buf = bytearray()
+        self.scanned = 0
+        self.eof = False
+
+    async def next(self):
+        """The next line without its newline, a _TooLong, or None at the end."""
+        while True:
+            i = self.buf.find(b"\n", self.scanned)
+            if i >= 0:
+                line = bytes(self.buf[:i])
+                del self.buf[: i + 1]
+                self.scanned = 0
+                return _TooLong(len(line)) if len(line) > self.limit else line
+            self.scanned = len(self.buf)
+            if len(self.buf) > self.limit:
+                return await self._skip()
+            if self.eof:
+                if not self.buf:
+                    return None
+                line = bytes(self.buf)
+                self.buf.clear()
+                self.scanned = 0
+                return line
+            chunk = await self.reader.read(_CHUNK)
+            if chunk:
+                self.buf += chunk
+            else:
+                self.eof = True
+
+    async def _skip(self) -> _TooLong:
+        size = len(self.buf)
+        self.buf.clear()
+        self.scanned = 0
+        while True:
+            chunk = await self.reader.read(_CHUNK)
+            if not chunk:
+                self.eof = True
+                return _TooLong(size)
+            j = chunk.find(b"\n")
+            if j >= 0:
+                self.buf += chunk[j + 1:]
+                return _TooLong(size + j)
+            size += len(chunk)
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {_short(text)} is too large for a finite float")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    if len(text) > _MAX_DIGITS:
+        raise ValueError(f"an integer of {len(text)} digits is too long (at most {_MAX_DIGITS})")
+    return int(text)
+
+
+def _parse(raw: bytes):
+    """A request dict, an :class:`_Invalid` saying why the line is not one, or None (blank)."""
+    if not raw.strip():                 # blank: ASCII white space only, as JSON counts it
+        return None
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        req = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float,
+                         parse_int=_bounded_int)
+    except json.JSONDecodeError as e:
+        return _Invalid(f"Invalid JSON request: {e.msg} at column {e.colno}")
+    except RecursionError:
+        return _Invalid("Invalid JSON request: nested too deeply")
+    except ValueError as e:             # NaN/Infinity, a float out of range, an integer too long
+        return _Invalid(f"Invalid JSON request: {_short(str(e), 200)}")
+    if not isinstance(req, dict):
+        return _Invalid("Invalid request: expected a JSON object")
+    rid = req.get("id")
+    if rid is not None and not isinstance(rid, (str, int, float)):
+        return _Invalid("Invalid request: \"id\" must be a string, a number or null")
+    bad = _surrogate_field(req)
+    if bad:
+        return _Invalid(f"Invalid request: \"{bad}\" contains an unpaired UTF-16 surrogate "
+                        "(\\ud800-\\udfff), which is not a character")
+    return req
+
+
+def _surrogate_field(req: dict) -> str | None:
+    for key in ("code", "path", "class", "op"):
+        v = req.get(key)
+        if isinstance(v, str) and _has_surrogate(v):
+            return key
+    return None
+
+
+def _has_surrogate(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _dumps(obj: dict) -> str:
+    """One line of valid JSON for any reply: UTF-8 where possible, escapes where the
+    text holds lone surrogates (an echoed id), never NaN."""
+    try:
+        text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+    except (ValueError, TypeError, RecursionError) as e:
+        return json.dumps({"id": None, "error": f"Internal error: the reply could not be written as JSON ({e})"})
+    if _has_surrogate(text):
+        text = json.dumps(obj, ensure_ascii=True, allow_nan=False)
+    return text
+
+
+def _short(text, n: int = 60) -> str:
+    s = text if isinstance(text, str) else repr(text)
+    return s if len(s) <= n else s[:n] + "…"
+
+
+def _internal(e: BaseException) -> str:
+    msg = _short(str(e), 300) or "no details"
+    return (f"Internal error ({type(e).__name__}: {msg}). The request was not completed "
+            "(bindings change only when an evaluation succeeds); please report this input.")
 
 
 def _reply(outcome) -> dict:
@@ -147,11 +386,3 @@ def _reply(outcome) -> dict:
     if getattr(outcome, "notice", None):
         reply["notice"] = outcome.notice          # the session's evaluator was replaced
     return reply
-
-
-def _op(text: str):
-    try:
-        req = json.loads(text)
-    except json.JSONDecodeError:
-        return None
-    return req.get("op") if isinstance(req, dict) else None

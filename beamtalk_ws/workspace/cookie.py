@@ -14,14 +14,14 @@ import stat
 from pathlib import Path
 
 from .errors import CookieError
+from .paths import private_dir
 
 COOKIE_BYTES = 24
 
 
 def create(path: Path) -> bytes:
     """Write a new random cookie (mode 0600) unless one exists; return it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    os.chmod(path.parent, 0o700)
+    private_dir(path.parent)
     if path.exists():
         return read(path)
     value = base64.urlsafe_b64encode(secrets.token_bytes(COOKIE_BYTES)).rstrip(b"=")

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 from .errors import ErlangMissing, WorkspaceError
-from .paths import beamtalk_home
+from .paths import beamtalk_home, check_private, private_dir
 
 
 def erl_support_dir() -> Path:
@@ -73,9 +73,10 @@ def cached_dir(target: Path, build) -> Path:
     """`target`, made by `build(tmp_dir)` into a temporary directory renamed into
     place only when complete, so a crash or a concurrent start never leaves a
     half-built cache."""
+    private_dir(target.parent)
     if (target / ".complete").exists():
+        check_private(target)       # it goes on the node's code path
         return target
-    target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
     try:
         build(tmp)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from . import cookie, erlbuild, stdlibbuild
 from .errors import WorkspaceError
-from .paths import WorkspacePaths
+from .paths import WorkspacePaths, private_dir
 
 DEFAULT_IDLE_TIMEOUT = 4 * 3600
 START_TIMEOUT = 30.0
@@ -65,7 +65,7 @@ def running_info(ws: WorkspacePaths) -> NodeInfo | None:
 
 @contextlib.contextmanager
 def _start_lock(ws: WorkspacePaths):
-    ws.dir.mkdir(parents=True, exist_ok=True)
+    private_dir(ws.dir)
     with open(ws.lock, "a") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         try:

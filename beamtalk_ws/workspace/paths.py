@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +24,53 @@ def beamtalk_home() -> Path:
     """`$BEAMTALK_HOME`, default `~/.beamtalk`."""
     env = os.environ.get("BEAMTALK_HOME")
     return Path(env).expanduser() if env else Path.home() / ".beamtalk"
+
+
+def private_dir(path: Path) -> Path:
+    """`path` (under `$BEAMTALK_HOME`), with every directory from the home down to
+    it created mode 0700 whatever the umask, and each one checked before use.
+
+    The cache holds the code the node loads and the workspaces hold cookies, so
+    a directory another user owns or can write to (where they could plant a
+    cached `ebin`) is refused with a message saying how to fix it, never used.
+    """
+    home = beamtalk_home()
+    try:
+        rel = path.relative_to(home)
+        chain = [home, *(home / Path(*rel.parts[: i + 1]) for i in range(len(rel.parts)))]
+    except ValueError:
+        chain = [path]
+    for d in chain:
+        try:
+            os.mkdir(d, 0o700)
+            os.chmod(d, 0o700)      # the umask may have removed bits from 0700 too
+        except FileExistsError:
+            pass
+        except OSError as e:
+            raise WorkspaceError(f"Cannot create directory {d}: {e.strerror}.") from None
+        check_private(d)
+    return path
+
+
+def check_private(d: Path) -> None:
+    """Refuse a directory that is not ours alone to write (see `private_dir`)."""
+    try:
+        st = os.stat(d)
+    except OSError as e:
+        raise WorkspaceError(f"Cannot use directory {d}: {e.strerror}.") from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise WorkspaceError(f"Cannot use {d}: it is not a directory.")
+    if st.st_uid != os.getuid():
+        raise WorkspaceError(
+            f"Refusing to use directory {d}: it belongs to another user (uid {st.st_uid}), who could "
+            "put code in it. Use a BEAMTALK_HOME of your own, or remove the directory."
+        )
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise WorkspaceError(
+            f"Refusing to use directory {d}: it is writable by group or others (mode "
+            f"{stat.S_IMODE(st.st_mode):04o}), so another user could have put code in it. "
+            f"Check its contents, then run `chmod 700 {d}`."
+        )
 
 
 def project_root(start: Path | None = None) -> Path:

@@ -1,0 +1,114 @@
+"""Issue 15, item 6: every directory under $BEAMTALK_HOME is created 0700
+whatever the umask, and a directory that another user owns or can write to is
+refused before use (it could hold a planted `ebin` the node would load)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import uuid
+from pathlib import Path
+
+import pytest
+
+from beamtalk_ws.workspace import erlbuild, launcher, paths
+from beamtalk_ws.workspace.errors import WorkspaceError
+
+
+@pytest.fixture
+def umask0():
+    old = os.umask(0)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+@pytest.fixture
+def fresh_home(tmp_path, monkeypatch):
+    home = tmp_path / "bthome"
+    monkeypatch.setenv("BEAMTALK_HOME", str(home))
+    return home
+
+
+def modes_under(root: Path) -> dict[str, int]:
+    found = {".": stat.S_IMODE(root.stat().st_mode)}
+    for d in root.rglob("*"):
+        if d.is_dir():
+            found[str(d.relative_to(root))] = stat.S_IMODE(d.stat().st_mode)
+    return found
+
+
+def test_cache_directories_are_0700_under_umask_000(fresh_home, umask0):
+    built = erlbuild.cached_dir(fresh_home / "cache" / "erl" / "abc123",
+                                lambda out: (out / "x.beam").write_bytes(b"beam"))
+    assert built.is_dir()
+    modes = modes_under(fresh_home)
+    assert set(modes) == {".", "cache", "cache/erl", "cache/erl/abc123"}
+    assert all(m == 0o700 for m in modes.values()), modes
+
+
+def test_workspace_start_under_umask_000_makes_only_private_directories(workspace, bt_home, fresh_home, umask0):
+    # The compiled runtime and stdlib are copied from the session's home (compiling
+    # them again would take a minute); the test makes them private as a start would.
+    shutil.copytree(bt_home / "cache", fresh_home / "cache")
+    for d in [fresh_home, *(p for p in fresh_home.rglob("*") if p.is_dir())]:
+        os.chmod(d, 0o700)
+    ws = paths.resolve("u" + uuid.uuid4().hex[:8])
+    try:
+        launcher.start(ws, idle_timeout=None)
+        modes = modes_under(fresh_home)
+        assert "workspaces" in modes and f"workspaces/{ws.id}/home" in modes
+        assert {k: m for k, m in modes.items() if m != 0o700} == {}
+    finally:
+        launcher.kill(ws)
+
+
+def test_a_group_or_world_writable_cache_is_refused(fresh_home):
+    (fresh_home / "cache").mkdir(parents=True)
+    os.chmod(fresh_home, 0o700)
+    os.chmod(fresh_home / "cache", 0o777)
+    with pytest.raises(WorkspaceError) as e:
+        erlbuild.cached_dir(fresh_home / "cache" / "erl" / "abc", lambda out: None)
+    msg = str(e.value)
+    assert f"Refusing to use directory {fresh_home / 'cache'}: it is writable by group or others (mode 0777)" in msg
+    assert f"chmod 700 {fresh_home / 'cache'}" in msg
+    assert not (fresh_home / "cache" / "erl").exists()
+
+
+def test_a_planted_cache_entry_is_refused_not_loaded(fresh_home):
+    # A complete-looking cache entry that others may write to: not put on the code path.
+    target = fresh_home / "cache" / "erl" / "abc"
+    paths.private_dir(target.parent)
+    target.mkdir()
+    (target / ".complete").write_text("ok\n")
+    os.chmod(target, 0o773)
+    with pytest.raises(WorkspaceError, match="writable by group or others"):
+        erlbuild.cached_dir(target, lambda out: None)
+
+
+def test_a_directory_of_another_user_is_refused(tmp_path, fresh_home):
+    if os.getuid() == 0:
+        foreign = fresh_home
+        foreign.mkdir(mode=0o700)
+        os.chown(foreign, 12345, 12345)
+        with pytest.raises(WorkspaceError, match=r"belongs to another user \(uid 12345\)"):
+            paths.private_dir(fresh_home / "workspaces")
+    else:
+        with pytest.raises(WorkspaceError, match="belongs to another user"):
+            paths.check_private(Path("/"))
+
+
+def test_the_cli_reports_a_refused_home_in_words(fresh_home):
+    from conftest import run_beamtalk
+
+    fresh_home.mkdir()
+    os.chmod(fresh_home, 0o777)
+    proc = run_beamtalk(["workspace", "start", "x" + uuid.uuid4().hex[:6]],
+                        env={**os.environ, "BEAMTALK_HOME": str(fresh_home)})
+    assert proc.returncode != 0
+    assert "it is writable by group or others (mode 0777)" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not (fresh_home / "workspaces").exists()
