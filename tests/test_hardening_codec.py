@@ -198,3 +198,28 @@ def test_fuzz_round_trip(term):
     assert same_term(out, term) and end == len(data)
     assert same_term(decode(encode(term, compressed=True)), term)
 
+
+
+async def test_an_eval_reply_over_the_cap_is_an_error_not_a_hang(repl):
+    """A reply the client cannot decode (over the size cap) ends the request
+    with a message saying so, instead of leaving it waiting for ever; the
+    session keeps working afterwards."""
+    import asyncio
+
+    from beamtalk_ws.workspace.errors import WorkspaceError
+
+    old = max_size()
+    set_max_size(64 * 1024)
+    try:
+        try:
+            out = await asyncio.wait_for(repl.evaluate("(1 to: 300000) collect: [:i | i]"), 60)
+            text = out.text
+            assert not out.ok
+        except WorkspaceError as e:
+            text = str(e)
+    finally:
+        set_max_size(old)
+    assert "reply could not be received" in text
+    assert "BEAMTALK_MAX_TERM_BYTES" in text
+    out = await asyncio.wait_for(repl.evaluate("1 + 1"), 30)
+    assert out.text == "2"

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Awaitable, Callable
 
 from beamtalk_ws.dist import errors as dist_errors
+from beamtalk_ws.dist.connection import UndecodableMessage
 from beamtalk_ws.dist.node import Node
 from beamtalk_ws.dist.terms import Atom
 
@@ -199,6 +200,8 @@ class WorkspaceClient:
             mbox.send(SERVER, (Atom("$gen_call"), (mbox.pid, mref), (Atom("eval"), self.session.encode(), req)))
 
             def mine(m) -> bool:
+                if isinstance(m, UndecodableMessage):
+                    return True
                 if not isinstance(m, tuple) or not m:
                     return False
                 if m[0] == mref and len(m) == 2:
@@ -214,6 +217,11 @@ class WorkspaceClient:
                     msg = await mbox.receive(match=mine)
                 except dist_errors.ConnectionLost:
                     raise WorkspaceNotRunning(f"Lost the connection to workspace '{self.ws.id}'.") from None
+                if isinstance(msg, UndecodableMessage):
+                    raise WorkspaceError(
+                        f"The workspace's reply could not be received: {msg.error}. "
+                        "Bind a large result to a name and look at parts of it, or raise "
+                        "BEAMTALK_MAX_TERM_BYTES.")
                 if msg[0] == OUTPUT:
                     text = _text(msg[2])
                     if msg[1] == mref and on_output is not None:
