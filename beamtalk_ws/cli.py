@@ -89,7 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
     mcp = sub.add_parser("mcp", help="Model Context Protocol server (stdio) on the project's workspace")
     _add_workspace_opts(mcp)
     mcp.add_argument("--session", default="mcp", metavar="NAME", help="session to use (default: mcp)")
-    sub.add_parser("lsp", help="Language Server Protocol server (stdio) for editors")
+    lsp = sub.add_parser("lsp", help="Language Server Protocol server (stdio) for editors")
+    lsp.add_argument("--workspace", metavar="NAME", help="complete from this workspace (if running) instead of the project's")
 
     check = sub.add_parser("check", help="check .bt files for errors", add_help=False)
     check.add_argument("rest", nargs=argparse.REMAINDER)
@@ -292,7 +293,7 @@ async def cmd_watch(args) -> int:
 def cmd_editors(args) -> int:
     if args.command == "lsp":
         from beamtalk_ws.lsp.server import serve as serve_lsp
-        return serve_lsp()
+        return serve_lsp(args.workspace)
     from beamtalk_ws.mcp.server import serve
     from beamtalk_ws.repl.attach import idle_timeout_from
 

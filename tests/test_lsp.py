@@ -40,8 +40,8 @@ x := 3 printString
 class LspClient:
     """Just enough of an editor: requests, notifications, and what the server sends."""
 
-    def __init__(self, cwd: Path, env: dict):
-        self.proc = subprocess.Popen(beamtalk_cmd() + ["lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    def __init__(self, cwd: Path, env: dict, args=()):
+        self.proc = subprocess.Popen(beamtalk_cmd() + ["lsp", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, cwd=cwd, env=env)
         self.next_id = 0
         self.replies: dict = {}
@@ -252,3 +252,40 @@ def test_a_word_that_is_nothing_answers_nothing(lsp, project):
                                               "position": {"line": 0, "character": 7}}) is None
     assert lsp.request("textDocument/definition", {"textDocument": {"uri": uri},
                                                    "position": {"line": 0, "character": 7}}) == []
+
+
+@pytest.fixture
+def live_lsp(project, bt_home, workspace):
+    """The language server attached to the session's running workspace."""
+    env = dict(os.environ, BEAMTALK_HOME=str(bt_home))
+    client = LspClient(project, env, ["--workspace", workspace.id])
+    yield client
+    client.close()
+
+
+async def test_with_a_running_workspace_completion_offers_its_classes_and_commands_run(live_lsp, project, repl):
+    out = await repl.evaluate("Object subclass: LspLiveThing\n  frobnicate => 42\n  frobble => 1")
+    assert out.ok, out.text
+    live_lsp.initialize(project)
+    uri = live_lsp.open(project / "user.bt", "LspLiveTh")
+    diagnostics_for(live_lsp, uri)
+    items = live_lsp.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                         "position": {"line": 0, "character": 9}})["items"]
+    assert "LspLiveThing" in [i["label"] for i in items]       # known only to the workspace
+    live_lsp.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                               "contentChanges": [{"text": "LspLiveThing new frob"}]})
+    items = live_lsp.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                         "position": {"line": 0, "character": 21}})["items"]
+    assert {"frobnicate", "frobble"} <= {i["label"] for i in items}
+    answer = live_lsp.request("workspace/executeCommand", {"command": "beamtalk.evaluate",
+                                                           "arguments": ["Transcript show: \"hi\". 3 + 4"]})
+    assert answer == {"ok": True, "text": "7", "output": "hi"}
+    answer = live_lsp.request("workspace/executeCommand", {"command": "beamtalk.reloadFile",
+                                                           "arguments": [(project / "counter.bt").as_uri()]})
+    assert answer["ok"] and "Counter" in answer["text"]
+
+
+def test_commands_without_a_workspace_say_how_to_start_one(lsp, project):
+    lsp.initialize(project)
+    answer = lsp.request("workspace/executeCommand", {"command": "beamtalk.evaluate", "arguments": ["3 + 4"]})
+    assert answer["ok"] is False and "beamtalk workspace start" in answer["text"]

@@ -39,8 +39,10 @@ class BeamtalkServer(LanguageServer):
         self.index = ClassIndex(None)
         self.live = None                       # WorkspaceClient of the project's running workspace
         self._repl = None                      # the REPL core on it, for the commands
-        self._looked_for = 0.0
-        self.engine = None
+        self._looked_for = -ATTACH_RETRY
+        self._attaching = None                 # an asyncio.Lock, made in the server's loop
+        #: `--workspace NAME`; else the workspace of the project the editor opened
+        self.workspace_name: str | None = None
 
     def path_of(self, uri: str) -> str:
         return to_fs_path(uri) or uri
@@ -48,25 +50,30 @@ class BeamtalkServer(LanguageServer):
     # ------------------------------------------------------------ the workspace, if it runs
 
     async def attach(self):
-        """The project's workspace client, if it is running (looked for at most every ATTACH_RETRY s)."""
-        if self.live is not None and not self.live.node.closed.done():
-            return self.live
-        self.live = self._repl = None
-        now = time.monotonic()
-        if now - self._looked_for < ATTACH_RETRY:
-            return None
-        self._looked_for = now
-        try:
-            from beamtalk_ws.workspace import launcher, paths
-            from beamtalk_ws.workspace.client import WorkspaceClient
+        """The project's workspace client, if it is running (looked for at most every ATTACH_RETRY s;
+        a request that comes while it is being connected waits for that)."""
+        if self._attaching is None:
+            import asyncio
 
-            ws = paths.resolve(None, self.index.root)
-            if launcher.running_info(ws) is None:
+            self._attaching = asyncio.Lock()
+        async with self._attaching:
+            if self.live is not None and not self.live.node.closed.done():
+                return self.live
+            self.live = self._repl = None
+            now = time.monotonic()
+            if now - self._looked_for < ATTACH_RETRY:
                 return None
-            self.live = await WorkspaceClient.connect(ws, "lsp", timeout=2.0)
-        except Exception:                        # noqa: BLE001 - no workspace: the files alone answer
-            self.live = None
-        return self.live
+            self._looked_for = now
+            try:
+                from beamtalk_ws.workspace import launcher, paths
+                from beamtalk_ws.workspace.client import WorkspaceClient
+
+                ws = paths.resolve(self.workspace_name, self.index.root)
+                if launcher.running_info(ws) is not None:
+                    self.live = await WorkspaceClient.connect(ws, "lsp", timeout=2.0)
+            except Exception:                    # noqa: BLE001 - no workspace: the files alone answer
+                self.live = None
+            return self.live
 
     async def repl(self):
         live = await self.attach()
@@ -185,8 +192,9 @@ def _no_workspace() -> dict:
                     "(or `beamtalk repl`)."}
 
 
-def serve() -> int:
+def serve(workspace: str | None = None) -> int:
     # pygls logs to stderr through `logging`; keep it to warnings (stdout is the protocol).
     logging.basicConfig(level=logging.WARNING)
+    server.workspace_name = workspace
     server.start_io()
     return 0
