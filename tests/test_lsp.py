@@ -277,6 +277,9 @@ async def test_with_a_running_workspace_completion_offers_its_classes_and_comman
     items = live_lsp.request("textDocument/completion", {"textDocument": {"uri": uri},
                                                          "position": {"line": 0, "character": 21}})["items"]
     assert {"frobnicate", "frobble"} <= {i["label"] for i in items}
+    hover = live_lsp.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                    "position": {"line": 0, "character": 3}})
+    assert "== LspLiveThing < Object ==" in hover["contents"]["value"]
     answer = live_lsp.request("workspace/executeCommand", {"command": "beamtalk.evaluate",
                                                            "arguments": ["Transcript show: \"hi\". 3 + 4"]})
     assert answer == {"ok": True, "text": "7", "output": "hi"}

@@ -131,9 +131,8 @@ def _matches(selector: str, word: str) -> bool:
     return selector == word
 
 
-def hover(index: ClassIndex, source: str, offset: int, node_docs=None) -> str | None:
-    """Markdown for the word at `offset`: `:help Class` for a class, `:help Class sel` for a method.
-    `node_docs(name)` may give the live workspace's docs of a class the files do not define."""
+def hover(index: ClassIndex, source: str, offset: int) -> str | None:
+    """Markdown for the word at `offset`: `:help Class` for a class, `:help Class sel` for a method."""
     from beamtalk_ws.repl.commands import class_help, method_help
 
     found = lookup(index, source, offset)

@@ -143,12 +143,34 @@ async def completion(ls: BeamtalkServer, params: T.CompletionParams) -> T.Comple
 
 
 @server.feature(T.TEXT_DOCUMENT_HOVER)
-def hover(ls: BeamtalkServer, params: T.HoverParams) -> T.Hover | None:
+async def hover(ls: BeamtalkServer, params: T.HoverParams) -> T.Hover | None:
     doc = ls.workspace.get_text_document(params.text_document.uri)
-    text = features.hover(ls.index, doc.source, doc.offset_at_position(params.position))
+    offset = doc.offset_at_position(params.position)
+    text = features.hover(ls.index, doc.source, offset)
+    if text is None:
+        text = await _live_class_help(ls, doc.source, offset)
     if text is None:
         return None
     return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=text))
+
+
+async def _live_class_help(ls: BeamtalkServer, source: str, offset: int) -> str | None:
+    """`:help Class` from the running workspace, for a class no file defines (typed at a REPL)."""
+    from .text import word_at
+
+    found = word_at(source, offset)
+    if found is None or not found[0][:1].isupper() or found[0].endswith(":"):
+        return None
+    live = await ls.attach()
+    if live is None:
+        return None
+    from beamtalk_ws.repl.commands import class_help
+
+    try:
+        docs = await live.class_docs(found[0], timeout=1.0)
+    except Exception:                            # noqa: BLE001 - the workspace went away: no hover
+        return None
+    return f"```\n{class_help(docs)}\n```" if docs else None
 
 
 @server.feature(T.TEXT_DOCUMENT_DEFINITION)
