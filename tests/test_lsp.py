@@ -292,3 +292,13 @@ def test_commands_without_a_workspace_say_how_to_start_one(lsp, project):
     lsp.initialize(project)
     answer = lsp.request("workspace/executeCommand", {"command": "beamtalk.evaluate", "arguments": ["3 + 4"]})
     assert answer["ok"] is False and "beamtalk workspace start" in answer["text"]
+
+
+def test_hover_on_any_part_of_a_keyword_message_names_the_whole_selector(lsp, project):
+    lsp.initialize(project)
+    uri = lsp.open(project / "user.bt", "3 between: 1 and: 5\n")
+    diagnostics_for(lsp, uri)
+    for character in (4, 14):                  # on `between:`, then on `and:`
+        hover = lsp.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                   "position": {"line": 0, "character": character}})
+        assert "Integer >> between:and: (inherited from Number)" in hover["contents"]["value"]

@@ -117,12 +117,35 @@ def lookup(index: ClassIndex, source: str, offset: int):
     if word[:1].isupper() and not word.endswith(":"):
         c = index.classes().get(word)
         return ("class", c) if c is not None else None
-    recv = receiver_class(source, start) if start > 0 else None
+    recv_end = start
+    if word.endswith(":"):
+        word, recv_end = _keyword_selector(source, start, word)
+    recv = receiver_class(source, recv_end) if recv_end > 0 else None
     if recv is not None:
         methods = [(c, m) for c, m in index.methods(recv[0], recv[1]) if _matches(m.selector, word)]
     else:
         methods = [(c, m) for c in index.classes().values() for m in c.methods if _matches(m.selector, word)]
     return ("methods", word, methods, recv) if methods else None
+
+
+def _keyword_selector(source: str, offset: int, part: str) -> tuple[str, int]:
+    """The whole selector (`at:put:`) of the keyword message or method header whose part is at
+    `offset`, and where its first keyword starts (what comes before it is the receiver)."""
+    from beamtalk_ws.syntax import ast, parse_with_diagnostics
+
+    module, _ = parse_with_diagnostics(source)
+    best = None
+    for node in (module.walk() if module is not None else ()):
+        if isinstance(node, (ast.KeywordSend, ast.MethodDef)) and part in node.selector:
+            sp = node.span
+            if sp.start <= offset < sp.end and (best is None or sp.end - sp.start < best[0]):
+                first = offset
+                if isinstance(node, ast.KeywordSend):
+                    first = node.receiver.span.end
+                    while first < len(source) and source[first] in " \t\r\n)":
+                        first += 1
+                best = (sp.end - sp.start, node.selector, first)
+    return (best[1], best[2]) if best else (part, offset)
 
 
 def _matches(selector: str, word: str) -> bool:
