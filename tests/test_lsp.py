@@ -280,6 +280,11 @@ async def test_with_a_running_workspace_completion_offers_its_classes_and_comman
     hover = live_lsp.request("textDocument/hover", {"textDocument": {"uri": uri},
                                                     "position": {"line": 0, "character": 3}})
     assert "== LspLiveThing < Object ==" in hover["contents"]["value"]
+    live_lsp.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3},
+                                               "contentChanges": [{"text": "Erlang lists reve"}]})
+    items = live_lsp.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                         "position": {"line": 0, "character": 17}})["items"]
+    assert "reverse:" in [i["label"] for i in items]           # an Erlang export, from the node
     answer = live_lsp.request("workspace/executeCommand", {"command": "beamtalk.evaluate",
                                                            "arguments": ["Transcript show: \"hi\". 3 + 4"]})
     assert answer == {"ok": True, "text": "7", "output": "hi"}

@@ -5,6 +5,7 @@ to with the official `mcp` SDK's client, attached to the session workspace
 from __future__ import annotations
 
 import os
+import uuid
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -195,3 +196,19 @@ async def test_string_literal_escaping_round_trips_through_the_node(client):
         out = await repl.evaluate(string_literal(text))
         assert out.ok, (text, out.text)
         assert unquote(out.text) == text
+
+
+async def test_the_workspace_is_started_at_the_first_call_when_it_is_not_running(bt_home, tmp_path):
+    from beamtalk_ws.workspace import launcher, paths
+
+    name = "mcp-start-" + uuid.uuid4().hex[:6]
+    ws = paths.resolve(name)
+    assert launcher.running_info(ws) is None
+    try:
+        async with mcp_session(ws, tmp_path) as s:
+            assert launcher.running_info(ws) is None        # `initialize` never waits for a node
+            r = await s.call_tool("eval", {"code": "6 * 7"})
+            assert not r.is_error and text_of(r) == "42"
+        assert launcher.running_info(ws) is not None        # it outlives the MCP server, like the REPL's
+    finally:
+        launcher.kill(ws)

@@ -4,8 +4,8 @@ project's workspace.
 The workspace is attached only when it is already running (an editor never
 starts a node); it adds the live classes to completion and serves the two
 commands, `beamtalk.evaluate` (the selection) and `beamtalk.reloadFile`.
-Diagnostics are computed on every change, in the server's loop (the parser
-does a 1 000-line file in about 15 ms).
+Diagnostics are computed on every change, in the server's loop: the parser
+and the compiler's checks take about 0.1 s for a 1 000-method class here.
 """
 
 from __future__ import annotations
