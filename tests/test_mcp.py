@@ -212,3 +212,17 @@ async def test_the_workspace_is_started_at_the_first_call_when_it_is_not_running
         assert launcher.running_info(ws) is not None        # it outlives the MCP server, like the REPL's
     finally:
         launcher.kill(ws)
+
+
+async def test_in_a_package_its_classes_are_built_and_loaded_and_reload_rebuilds(workspace, tmp_path):
+    from beamtalk_ws.package.scaffold import new
+
+    root = new("mcppkg", tmp_path)
+    async with mcp_session(workspace, root, "mcp-pkg") as s:
+        r = await s.call_tool("classes", {"loaded_only": True})
+        assert "Main" in r.structured_content["classes"], text_of(r)
+        main = root / "src" / "main.bt"
+        main.write_text(main.read_text() + "\n  answer => 42\n")
+        r = await s.call_tool("reload", {})
+        assert not r.is_error and "Compiled mcppkg" in text_of(r), text_of(r)
+        assert text_of(await s.call_tool("eval", {"code": "Main new answer"})) == "42"

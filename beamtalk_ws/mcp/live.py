@@ -95,9 +95,14 @@ class LiveWorkspace:
                 from beamtalk_ws.repl.attach import open_client
                 from beamtalk_ws.repl.core import Repl
 
+                def say(text: str) -> None:
+                    print(text, file=sys.stderr, flush=True)
+
                 client = await open_client(self.ws, self.session, start="auto", idle_timeout=self.idle_timeout,
-                                           say=lambda s: print(s, file=sys.stderr, flush=True))
-                self._repl = Repl(client)
+                                           say=say)
+                repl = Repl(client)
+                await _open_package(repl, self.ws, say)
+                self._repl = repl
             return self._repl
 
     async def close(self) -> None:
@@ -250,6 +255,25 @@ class LiveWorkspace:
                 "total": len(results), "results": results}
         # A failing test is a result, not a tool failure: the agent reads `failed`.
         return ToolAnswer(text, data=data, output=output)
+
+
+async def _open_package(repl, ws, say) -> None:
+    """As `beamtalk repl` does in a package (spec/repl.md §2): build it and load its classes, so
+    the agent finds them and `reload` rebuilds it.  What happened goes to stderr (the MCP
+    client's log): a package that does not build leaves the tools usable without its classes."""
+    from beamtalk_ws.package import manifest
+    from beamtalk_ws.package.manifest import PackageError
+
+    try:
+        m = manifest.find(ws.project)            # the current directory with --workspace
+    except PackageError as e:
+        say(f"Error: {e}")
+        return
+    if m is None or (ws.project is not None and m.root != ws.project):
+        return
+    repl.package = m
+    outcome = await repl.load_package()
+    say(outcome.text)
 
 
 def _check(class_name: str, selector: str) -> ToolAnswer | None:
