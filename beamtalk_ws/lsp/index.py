@@ -112,7 +112,11 @@ class ClassIndex:
         self._merged = None
 
     def close(self, path: str) -> None:
+        """A closed document counts as its file on disk again (as last saved)."""
         self._open.pop(path, None)
+        self._files.pop(path, None)
+        if self._loaded and path.endswith(".bt") and Path(path).is_file():
+            self._read(Path(path))
         self._merged = None
 
     # ------------------------------------------------------------ asking
