@@ -209,6 +209,12 @@ async def test_the_workspace_is_started_at_the_first_call_when_it_is_not_running
             assert launcher.running_info(ws) is None        # `initialize` never waits for a node
             r = await s.call_tool("eval", {"code": "6 * 7"})
             assert not r.is_error and text_of(r) == "42"
+            launcher.kill(ws)                                  # the node dies under the server
+            r = await s.call_tool("eval", {"code": "1 + 1"})
+            if r.is_error:                                     # the call that finds it gone says so
+                assert "went away" in text_of(r), text_of(r)
+                r = await s.call_tool("eval", {"code": "1 + 1"})
+            assert not r.is_error and text_of(r) == "2"        # a new node, started on demand
         assert launcher.running_info(ws) is not None        # it outlives the MCP server, like the REPL's
     finally:
         launcher.kill(ws)

@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from beamtalk_ws.dist.errors import DistError
-from beamtalk_ws.workspace.errors import WorkspaceError
+from beamtalk_ws.dist.errors import ConnectionLost, DistError
+from beamtalk_ws.workspace.errors import WorkspaceError, WorkspaceNotRunning
 
 CLASS_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
 SELECTOR = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*:)+\Z|[A-Za-z_][A-Za-z0-9_]*\Z|[-+*/\\<>=~@%|&?,!]+\Z")
@@ -114,16 +114,27 @@ class LiveWorkspace:
         try:
             return await what(*args, **kw)
         except (WorkspaceError, DistError) as e:
-            self._forget_if_gone()
+            gone = self._forget_if_gone(lost=isinstance(e, (ConnectionLost, WorkspaceNotRunning)))
+            if gone is not None:
+                try:
+                    await gone.client.close()
+                except Exception:  # noqa: BLE001 - it is gone already
+                    pass
+                return ToolAnswer(f"Workspace '{self.ws.id}' went away ({e}). The next call attaches again, "
+                                  f"starting it if needed; bindings and actors of the old node are gone.",
+                                  error=True)
             return ToolAnswer(str(e), error=True)
         except Exception as e:  # noqa: BLE001 - an agent gets a message, the server keeps running
             return ToolAnswer(f"Internal error: {type(e).__name__}: {e}", error=True)
 
-    def _forget_if_gone(self) -> None:
-        """After a lost connection the next call attaches again (starting the node if needed)."""
+    def _forget_if_gone(self, lost: bool = False):
+        """After a lost connection the next call attaches again (starting the node if needed):
+        the REPL on the old connection, or None if the connection is fine."""
         repl = self._repl
-        if repl is not None and repl.client.node.closed.done():
+        if repl is not None and (lost or repl.client.node.closed.done()):
             self._repl = None
+            return repl
+        return None
 
     # ------------------------------------------------------------ evaluation
 
