@@ -83,6 +83,8 @@ class BeamtalkServer(LanguageServer):
             from beamtalk_ws.repl.core import Repl
 
             self._repl = Repl(live)
+            # `:watch` reports each reload through `notify`; stdout is the protocol's.
+            self._repl.notify = lambda outcome: logging.getLogger("beamtalk").warning("%s", outcome.text)
         return self._repl
 
     # ------------------------------------------------------------ documents

@@ -101,6 +101,8 @@ class LiveWorkspace:
                 client = await open_client(self.ws, self.session, start="auto", idle_timeout=self.idle_timeout,
                                            say=say)
                 repl = Repl(client)
+                # `:watch` reports each reload through `notify`; stdout is the protocol's.
+                repl.notify = lambda outcome: say(outcome.text)
                 await _open_package(repl, self.ws, say)
                 self._repl = repl
             return self._repl
