@@ -192,6 +192,11 @@ def test_completion_offers_selectors_of_a_literal_and_class_names(lsp, project):
     items = lsp.request("textDocument/completion", {"textDocument": {"uri": uri},
                                                     "position": {"line": 0, "character": 8}})["items"]
     assert "Counter" in [i["label"] for i in items]        # the project's own class, from its file
+    lsp.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3},
+                                          "contentChanges": [{"text": "Counter new incr"}]})
+    items = lsp.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                    "position": {"line": 0, "character": 16}})["items"]
+    assert [i["label"] for i in items] == ["increment"]     # `new` answers an instance
 
 
 def test_hover_shows_the_help_text_with_doc_comments(lsp, project):

@@ -45,6 +45,15 @@ class EditorClient:
                 return [m.selector for _, m in self.index.methods(str(name), how == "class")]
             if how == "metaclass":
                 return [m.selector for _, m in self.index.methods("Metaclass", False)]
+            if how == "chain":
+                return self._chain(target[1], [str(s) for s in target[2]])
+        return []
+
+    def _chain(self, base, sels: list[str]) -> list[str]:
+        """`Counter new pri`: an instance made by `new` or `spawn` (the node knows more chains)."""
+        how, name = str(base[0]), str(base[1])
+        if how == "class" and sels in (["new"], ["spawn"]) and name in self.index.classes():
+            return [m.selector for _, m in self.index.methods(name, False)]
         return []
 
 
