@@ -7,6 +7,8 @@ the class index.  Nothing here needs a node.
 
 from __future__ import annotations
 
+import re
+
 from lsprotocol import types as T
 
 from .index import ClassEntry, ClassIndex
@@ -74,8 +76,8 @@ def symbols(source: str, module) -> list[T.DocumentSymbol]:
                                          selection_range=_range(lines, *_span(s))) for s in item.state]
             children += [method_symbol(m, ("class " if m.class_side else "") + m.selector, *_span(m))
                          for m in item.methods]
-            name_at = source.find(item.name, sp.start, sp.end)
-            sel = (name_at, name_at + len(item.name)) if name_at >= 0 else _first_line(lines, sp.start, sp.end)
+            named = re.compile(r"subclass:\s*(" + re.escape(item.name) + r")\b").search(source, sp.start, sp.end)
+            sel = named.span(1) if named else _first_line(lines, sp.start, sp.end)
             out.append(T.DocumentSymbol(name=item.name, kind=T.SymbolKind.Class, range=_range(lines, sp.start, sp.end),
                                         selection_range=_range(lines, *sel), children=children,
                                         detail=f"{item.superclass} subclass" if item.superclass else None))
