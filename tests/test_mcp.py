@@ -80,6 +80,15 @@ async def test_a_syntax_error_is_a_tool_error_with_the_repl_text(workspace, tmp_
         assert text_of(r).startswith("<input>:1:5: ") and "^" in text_of(r)
         r = await s.call_tool("eval", {"code": "1 / 0"})
         assert r.is_error and "ERROR: #" in text_of(r)
+        for tool, args, message in [
+                ("load", {"path": "no/such/file.bt"}, "File not found: no/such/file.bt"),
+                ("class_info", {"class_name": "lower"}, "Not a class name: 'lower'"),
+                ("eval", {"code": ":frobnicate"}, "Unknown command :frobnicate"),
+                ("method_source", {"class_name": "Integer", "selector": "noSuchThing"}, "does not define"),
+                ("eval", {}, "code")]:                   # a missing argument: the SDK's validation
+            r = await s.call_tool(tool, args)
+            assert r.is_error and message in text_of(r), (tool, text_of(r))
+            assert "Traceback" not in text_of(r)
         # the server is still there, and so is the session
         r = await s.call_tool("eval", {"code": "1 + 1"})
         assert text_of(r) == "2"
@@ -192,7 +201,8 @@ async def test_string_literal_escaping_round_trips_through_the_node(client):
     from beamtalk_ws.repl.core import Repl
 
     repl = Repl(client)
-    for text in ['plain', 'say ""hi""', 'a {b} c', 'x := "{y}"', 'back\\slash', 'ends with \\', '}{', '\\{']:
+    for text in ['plain', 'say ""hi""', 'a {b} c', 'x := "{y}"', 'back\\slash', 'ends with \\', '}{', '\\{',
+                 'two\nlines\ttab', '$ and # and //']:
         out = await repl.evaluate(string_literal(text))
         assert out.ok, (text, out.text)
         assert unquote(out.text) == text
