@@ -312,3 +312,21 @@ def test_hover_on_any_part_of_a_keyword_message_names_the_whole_selector(lsp, pr
         hover = lsp.request("textDocument/hover", {"textDocument": {"uri": uri},
                                                    "position": {"line": 0, "character": character}})
         assert "Integer >> between:and: (inherited from Number)" in hover["contents"]["value"]
+
+
+def test_files_changed_on_disk_are_read_again(lsp, project):
+    lsp.initialize(project)
+    uri = lsp.open(project / "user.bt", "w := Widg")
+    diagnostics_for(lsp, uri)
+
+    def offered() -> list:
+        items = lsp.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                        "position": {"line": 0, "character": 9}})["items"]
+        return [i["label"] for i in items]
+
+    assert "Widget" not in offered()
+    (project / "widget.bt").write_text("Object subclass: Widget\n  spin => 1\n")   # as `git checkout` would
+    deadline = time.monotonic() + 20
+    while "Widget" not in offered():
+        assert time.monotonic() < deadline, "a new file on disk was never read"
+        time.sleep(0.5)

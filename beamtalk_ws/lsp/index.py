@@ -14,6 +14,7 @@ reused as is for hover.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +23,8 @@ from beamtalk_ws.dist.terms import Atom
 #: Directories never searched for a project's sources.
 _SKIP_DIRS = {"_build", "build", "node_modules", "__pycache__"}
 _MAX_FILES = 2000
+#: Seconds between two looks at the project's files on disk.
+RESCAN = 2.0
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,8 @@ class ClassIndex:
         self._open: dict[str, list[ClassEntry]] = {}      # open documents, by path
         self._loaded = False
         self._merged: dict[str, ClassEntry] | None = None
+        self._mtimes: dict[str, int] = {}                  # project files as last read
+        self._scanned = 0.0
 
     # ------------------------------------------------------------ filling
 
@@ -89,11 +94,33 @@ class ClassIndex:
         self._loaded = True
         from beamtalk_ws.compiler.stdlib import stdlib_dir
 
-        paths = sorted(stdlib_dir().glob("*.bt"))
-        if self.root is not None and self.root.resolve() != stdlib_dir().parent:
-            paths += _project_files(self.root)
-        for p in paths:
+        for p in sorted(stdlib_dir().glob("*.bt")):
             self._read(p)
+        self._rescan()
+
+    def _rescan(self) -> None:
+        """Re-read the project's files that changed on disk (a `git checkout`, another editor),
+        at most every RESCAN seconds; files that went away are forgotten."""
+        from beamtalk_ws.compiler.stdlib import stdlib_dir
+
+        now = time.monotonic()
+        if self.root is None or now - self._scanned < RESCAN or self.root.resolve() == stdlib_dir().parent:
+            return
+        self._scanned = now
+        seen = {}
+        for p in _project_files(self.root):
+            try:
+                seen[str(p)] = p.stat().st_mtime_ns
+            except OSError:
+                continue
+        for path in set(self._mtimes) - set(seen):
+            self._files.pop(path, None)
+            self._merged = None
+        for path, mtime in seen.items():
+            if self._mtimes.get(path) != mtime:
+                self._read(Path(path))
+                self._merged = None
+        self._mtimes = seen
 
     def _read(self, p: Path) -> None:
         from beamtalk_ws.syntax import parse_with_diagnostics
@@ -122,6 +149,8 @@ class ClassIndex:
     # ------------------------------------------------------------ asking
 
     def classes(self) -> dict[str, ClassEntry]:
+        if self._loaded:
+            self._rescan()
         if self._merged is None:
             self._load()
             merged: dict[str, ClassEntry] = {}
