@@ -89,6 +89,12 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("path", nargs="?", metavar="PATH", help="a .bt file or a directory")
     _add_workspace_opts(watch)
 
+    mcp = sub.add_parser("mcp", help="Model Context Protocol server (stdio) on the project's workspace")
+    _add_workspace_opts(mcp)
+    mcp.add_argument("--session", default="mcp", metavar="NAME", help="session to use (default: mcp)")
+    lsp = sub.add_parser("lsp", help="Language Server Protocol server (stdio) for editors")
+    lsp.add_argument("--workspace", metavar="NAME", help="complete from this workspace (if running) instead of the project's")
+
     check = sub.add_parser("check", help="check .bt files for errors", add_help=False)
     check.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
@@ -115,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(cmd_run(args))
         if args.command == "watch":
             return asyncio.run(cmd_watch(args))
+        if args.command in ("mcp", "lsp"):
+            return cmd_editors(args)
         if args.command == "test":
             from beamtalk_ws.bunit import cmd_test
             return cmd_test(args.paths, args.format)
@@ -306,6 +314,19 @@ async def watch_package(ws, m) -> None:
         print(outcome.text, file=sys.stdout if outcome.ok else sys.stderr)
     finally:
         await client.close()
+
+
+# ---------------------------------------------------------------------------
+# editors and agents (stdio servers: nothing else may write to stdout)
+
+def cmd_editors(args) -> int:
+    if args.command == "lsp":
+        from beamtalk_ws.lsp.server import serve as serve_lsp
+        return serve_lsp(args.workspace)
+    from beamtalk_ws.mcp.server import serve
+    from beamtalk_ws.repl.attach import idle_timeout_from
+
+    return asyncio.run(serve(paths.resolve(args.workspace), args.session, idle_timeout_from(args)))
 
 
 # ---------------------------------------------------------------------------
