@@ -60,12 +60,19 @@ def _merge_standalone(cdef: ast.ClassDef, extra: list) -> ast.ClassDef:
 
 
 def compile_file(module: ast.Module, source: str, filename: str, table: ClassTable | None = None,
-                 module_for=module_name, stdlib: bool = False) -> CompiledClass:
-    """The module for a file holding one class (and standalone methods of it)."""
-    return deep.run(_compile_file, module, source, filename, module, source, filename, table, module_for, stdlib)
+                 module_for=module_name, stdlib: bool = False,
+                 source_file: str | None = None) -> CompiledClass:
+    """The module for a file holding one class (and standalone methods of it).
+
+    `filename` is what diagnostics show; `source_file` (default: the same) is
+    what the class records as its `sourceFile`, which the node's `reload`
+    opens: a client that loads a path relative to its own directory passes the
+    absolute path here, since the node may run elsewhere."""
+    return deep.run(_compile_file, module, source, filename, module, source, filename, table, module_for,
+                    stdlib, source_file)
 
 
-def _compile_file(module, source, filename, table, module_for, stdlib) -> CompiledClass:
+def _compile_file(module, source, filename, table, module_for, stdlib, source_file=None) -> CompiledClass:
     classes = [i for i in module.items if isinstance(i, ast.ClassDef)]
     others = [i for i in module.items if not isinstance(i, (ast.ClassDef, ast.StandaloneMethod, ast.Expect))]
     diags = []
@@ -89,7 +96,7 @@ def _compile_file(module, source, filename, table, module_for, stdlib) -> Compil
     cdef = _merge_standalone(cdef, extra)
     mod = module_for(cdef.name)
     try:
-        forms = _class_module(cdef, mod, table, filename, stdlib)
+        forms = _class_module(cdef, mod, table, source_file or filename, stdlib)
     except GenError as e:
         raise CompileError([e.diagnostic()], source, filename) from None
     return CompiledClass(cdef.name, mod, forms)

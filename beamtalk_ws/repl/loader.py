@@ -89,9 +89,14 @@ def outside_superclasses(parsed: list) -> set:
             if isinstance(i, ast.ClassDef) and i.superclass and i.superclass not in local}
 
 
-def compile_parsed(parsed: list, table: ClassTable, result: LoadPlan) -> LoadPlan:
+def compile_parsed(parsed: list, table: ClassTable, result: LoadPlan,
+                   absolute_sources: bool = False) -> LoadPlan:
     """Compile parsed class files against `table` (what is known of the
-    superclasses they do not define) into `result.modules`, superclasses first."""
+    superclasses they do not define) into `result.modules`, superclasses first.
+
+    With `absolute_sources` each class records the absolute path of its file
+    (a client's relative path means nothing to the node's `reload`); a package
+    build keeps the paths it was given, relative to the package root."""
     from beamtalk_ws.package.manifest import PackageError
 
     local = {}
@@ -107,7 +112,8 @@ def compile_parsed(parsed: list, table: ClassTable, result: LoadPlan) -> LoadPla
     compiled = {}
     for f, source, module in parsed:
         try:
-            cc = compile_file(module, source, str(f), table, module_namer(f))
+            cc = compile_file(module, source, str(f), table, module_namer(f),
+                              source_file=str(Path(f).resolve()) if absolute_sources else None)
         except CompileError as e:
             result.errors.append((f, e.render()))
             continue
@@ -127,7 +133,7 @@ async def plan(paths: list[Path], client) -> LoadPlan:
     parsed = parse_files(paths, result)
     supers = outside_superclasses(parsed)
     table = await client.class_table(supers) if supers else ClassTable()
-    return compile_parsed(parsed, table, result)
+    return compile_parsed(parsed, table, result, absolute_sources=True)
 
 
 def _superclass_order(classes: dict) -> list[str]:
