@@ -92,12 +92,25 @@ class WorkspaceClient:
             raise WorkspaceNotRunning(f"Workspace '{ws.id}' is not running ({e}).") from None
         except dist_errors.DistError as e:
             raise WorkspaceError(f"Cannot connect to workspace '{ws.id}': {e}") from None
+        return await cls.on_node(node, ws, session, timeout)
+
+    @classmethod
+    async def on_node(cls, node: Node, ws, session: str = "default", timeout: float = 5.0) -> "WorkspaceClient":
+        """A client of the workspace server on an already connected node
+        (`ws` may be a remote.RemoteWorkspace for a node we attached to)."""
         self = cls(node, ws, session, {})
         reply = await self.call((Atom("attach"), self.mailbox.pid, session.encode()), timeout=timeout)
         if not (isinstance(reply, tuple) and reply[0] == Atom("ok")):
             raise WorkspaceError(f"Workspace '{ws.id}' refused the connection: {reply!r}")
         self.info = {str(k): v for k, v in reply[1].items()}
         return self
+
+    def _lost(self) -> str:
+        """What to say when the connection drops (an attached node says what went with it)."""
+        lost_text = getattr(self.ws, "lost_text", None)
+        if lost_text is not None:
+            return lost_text(self.bound_names)
+        return f"Lost the connection to workspace '{self.ws.id}'."
 
     @property
     def bound_names(self) -> list[str]:
@@ -109,7 +122,7 @@ class WorkspaceClient:
         except dist_errors.ProcessDown:
             raise WorkspaceError(f"The workspace server on {self.ws.node_name} is not running.") from None
         except dist_errors.ConnectionLost:
-            raise WorkspaceNotRunning(f"Lost the connection to workspace '{self.ws.id}'.") from None
+            raise WorkspaceNotRunning(self._lost()) from None
 
     async def eval(self, forms, *, unique: bool = False, timeout_ms: int | None = None,
                    on_output: OutputCallback | None = None) -> EvalReply:
@@ -173,7 +186,10 @@ class WorkspaceClient:
         if timeout_ms is not None:
             req[Atom("timeout")] = int(timeout_ms)
         mbox = self.mailbox
-        mref = mbox.monitor(SERVER)
+        try:
+            mref = mbox.monitor(SERVER)
+        except dist_errors.ConnectionLost:
+            raise WorkspaceNotRunning(self._lost()) from None
         try:
             mbox.send(SERVER, (Atom("$gen_call"), (mbox.pid, mref), (Atom("eval"), self.session.encode(), req)))
 
@@ -192,7 +208,7 @@ class WorkspaceClient:
                 try:
                     msg = await mbox.receive(match=mine)
                 except dist_errors.ConnectionLost:
-                    raise WorkspaceNotRunning(f"Lost the connection to workspace '{self.ws.id}'.") from None
+                    raise WorkspaceNotRunning(self._lost()) from None
                 if msg[0] == OUTPUT:
                     text = _text(msg[2])
                     if msg[1] == mref and on_output is not None:
