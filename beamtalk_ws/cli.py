@@ -60,9 +60,18 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "start":
             p.add_argument("--timeout", type=int, metavar="SECS", help="idle timeout (default 14400)")
             p.add_argument("--persistent", action="store_true", help="never idle out")
+            p.add_argument("--tls", action="store_true",
+                           help="TLS distribution with mutual certificates (a CA of the workspace's own)")
+            p.add_argument("--listen", metavar="ADDR",
+                           help="listen for distribution on ADDR instead of 127.0.0.1 (needs --tls)")
+            p.add_argument("--port", type=int, metavar="N", help="fixed distribution port of a TLS workspace")
         if name == "stop":
             p.add_argument("--force", action="store_true", help="kill the node if it does not answer")
     wsub.add_parser("list", help="list workspaces")
+    exp = wsub.add_parser("export-credentials", help="write what another host needs to attach (mode 0600)")
+    exp.add_argument("name", nargs="?", help="workspace name or id (default: this project's)")
+    exp.add_argument("-o", "--output", metavar="FILE", help="default: beamtalk-<id>.credentials")
+    exp.add_argument("--address", metavar="ADDR", help="the address other hosts reach this one at")
 
     test = sub.add_parser("test", help="run BUnit tests in a fresh workspace",
                           description="Compile and load the .bt files (a directory means every .bt file "
@@ -457,7 +466,18 @@ def cmd_workspace(args, parser) -> int:
         parser.parse_args(["workspace", "--help"])
         return 2
     ws = paths.resolve(args.name)
+    if action == "export-credentials":
+        from pathlib import Path
+
+        from beamtalk_ws.workspace import tlsfiles
+        out = tlsfiles.export(ws, Path(args.output or f"beamtalk-{ws.id}.credentials"), args.address)
+        print(f"Wrote {out} (mode 0600): node, address, cookie and a client certificate of workspace "
+              f"'{ws.id}'. Whoever holds it can run any code on that node.")
+        return 0
     if action == "start":
+        from beamtalk_ws.workspace import tlsfiles
+        tlsfiles.configure(ws, tls=args.tls, listen=args.listen, port=args.port,
+                           running=launcher.running_info(ws) is not None)
         idle = None if args.persistent else (args.timeout if args.timeout is not None else launcher.DEFAULT_IDLE_TIMEOUT)
         info, started = launcher.start(ws, idle_timeout=idle)
         print(("Started" if started else "Already running:") + f" workspace '{ws.id}' on {info.node} (OS pid {info.os_pid})")

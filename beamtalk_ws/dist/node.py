@@ -343,7 +343,15 @@ class Node(ControlHandler):
                 peer_label=remote,
                 flags=OUR_FLAGS,
                 timeout=timeout,
+                wide=ssl is not None,
             )
+        except OSError as e:
+            writer.close()
+            if ssl is None:
+                raise HandshakeError(f"the connection to node {remote} failed ({e})") from None
+            # A TLS alert after the TLS handshake: TLS 1.3 servers judge the
+            # client's certificate once the client has finished.
+            raise TLSRefused(f"node {remote} refused our certificate ({getattr(e, 'reason', None) or e})") from None
         except BaseException:
             writer.close()
             raise

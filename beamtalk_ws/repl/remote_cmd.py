@@ -31,11 +31,11 @@ def add_target_opts(p, *, required: bool) -> None:
 def target_from(args) -> remote.Target:
     creds = getattr(args, "credentials", None)
     if creds:
-        from beamtalk_ws.dist import tls
+        from beamtalk_ws.workspace import credentials
 
-        bundle = tls.load_credentials(Path(creds).expanduser())
-        return remote.Target(args.node or bundle.node, bundle.cookie_path, args.address or bundle.address,
-                             bundle.client(), bundle.port)
+        bundle = credentials.load(Path(creds).expanduser())
+        return remote.Target(args.node or bundle.node, bundle.path, args.address or bundle.address,
+                             bundle.tls, bundle.port, bundle.cookie)
     if not args.node:
         raise WorkspaceError("--node NAME@HOST is needed (or --credentials FILE).")
     return remote.Target(args.node, Path(args.cookie_file or DEFAULT_COOKIE).expanduser(), args.address)

@@ -14,7 +14,7 @@ from beamtalk_ws.dist import errors as dist_errors
 from beamtalk_ws.dist.node import Node
 from beamtalk_ws.dist.terms import Atom
 
-from . import cookie
+from . import cookie, tlsfiles
 from .errors import WorkspaceError, WorkspaceNotRunning
 from .paths import WorkspacePaths
 
@@ -87,7 +87,7 @@ class WorkspaceClient:
     async def connect(cls, ws: WorkspacePaths, session: str = "default", timeout: float = 5.0) -> "WorkspaceClient":
         secret = cookie.read(ws.cookie_file)
         try:
-            node = await Node.connect(ws.node_name, secret, timeout=timeout)
+            node = await Node.connect(ws.node_name, secret, timeout=timeout, **tlsfiles.connect_kwargs(ws))
         except (dist_errors.EpmdUnreachable, dist_errors.NodeNotRegistered) as e:
             raise WorkspaceNotRunning(f"Workspace '{ws.id}' is not running ({e}).") from None
         except dist_errors.DistError as e:

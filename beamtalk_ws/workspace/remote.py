@@ -43,6 +43,7 @@ class Target:
     address: str | None = None          # None: resolved from the node name's host part
     tls: object | None = None           # dist.tls.ClientTLS, for a node that runs TLS distribution
     port: int | None = None             # the node's distribution port, skipping epmd
+    cookie: bytes | None = None         # from a credentials file (else read from cookie_file)
 
 
 @dataclass
@@ -128,7 +129,7 @@ def resolve_address(node: str) -> str:
 
 async def connect_node(target: Target, timeout: float = 10.0) -> Node:
     """Connect to the target as a hidden node; every failure is one clear sentence."""
-    cookie = read_cookie(target.cookie_file)
+    cookie = target.cookie or read_cookie(target.cookie_file)
     address = target.address or resolve_address(target.node)
     try:
         return await Node.connect(target.node, cookie, host=address, timeout=timeout,
@@ -143,8 +144,16 @@ async def connect_node(target: Target, timeout: float = 10.0) -> Node:
     except dist_errors.AuthenticationFailed:
         raise WorkspaceError(f"Node {target.node} refused the cookie in {target.cookie_file}: "
                              f"it is not that node's cookie.") from None
+    except dist_errors.TLSRefused as e:
+        raise WorkspaceError(f"Node {target.node} refused the TLS connection: {e}. Its certificates "
+                             f"are not the ones in {target.cookie_file}.") from None
     except dist_errors.DistError as e:
-        raise WorkspaceError(f"Cannot attach to node {target.node}: {e}") from None
+        hint = ("" if target.tls is not None else
+                " Hint: a node that runs TLS distribution needs --credentials FILE "
+                "(from `beamtalk workspace export-credentials`).")
+        raise WorkspaceError(f"Cannot attach to node {target.node}: {e}.{hint}") from None
+    except OSError as e:     # TLS alerts after the TLS handshake, resets
+        raise WorkspaceError(f"Cannot attach to node {target.node}: the connection failed ({e}).") from None
 
 
 def _transport(target: Target) -> dict:
