@@ -9,6 +9,7 @@
 %%
 %%   beamtalk_attach_sup (rest_for_one)
 %%   +- beamtalk_runtime_sup   classes, actors, Transcript (beamtalk_bootstrap)
+%%   +- beamtalk_cluster       class modules to the connected nodes
 %%   +- beamtalk_workspace     sessions and bindings, the one door (D3)
 %%
 %% Every name registered is `beamtalk_*`.  Detaching is closing the
@@ -20,12 +21,25 @@
 -module(beamtalk_attach).
 -behaviour(supervisor).
 
--export([start/1, info/0, unload/0, owned_modules/0]).
+-export([install/2, start/1, info/0, unload/0, owned_modules/0]).
 -export([init/1, start_runtime/1, start_workspace/1]).
 
 -define(SUP, beamtalk_attach_sup).
 -define(INFO, {?MODULE, info}).
 -define(LOG_FILTER, beamtalk_actor_exits).
+
+%% @doc Load the runtime and stdlib binaries (`[{Module, File, Binary}]`,
+%% this module loaded already) and start Beamtalk.  The binaries are kept, so
+%% this node can hand the same runtime on to the nodes of its cluster
+%% (beamtalk_cluster), which cannot read it from a file here.
+install(Code, Opts) ->
+    case code:atomic_load([C || {M, _, _} = C <- Code, M =/= ?MODULE]) of
+        ok ->
+            persistent_term:put({?MODULE, code}, maps:from_list([{M, {F, B}} || {M, F, B} <- Code])),
+            start(Opts);
+        {error, What} ->
+            {error, iolist_to_binary(io_lib:format("the runtime did not load: ~tp", [What]))}
+    end.
 
 %% @doc Start Beamtalk on this node (Opts: version, stdlib modules, workspace
 %% options).  Answers `{ok, Info}`; a second call answers the running one's Info.
@@ -37,6 +51,8 @@ start(#{version := Version} = Opts) ->
                     unlink(Pid),
                     persistent_term:put(?INFO, #{version => Version,
                                                  started => erlang:system_time(second)}),
+                    [persistent_term:put({beamtalk_cluster, home}, H) || H <- [maps:get(home, Opts, none)],
+                                                                       H =/= none],
                     {ok, info()};
                 {error, Reason} ->
                     {error, iolist_to_binary(io_lib:format("~tp", [Reason]))}
@@ -59,14 +75,19 @@ info() ->
 %%% Supervision
 
 init(Opts) ->
-    Ws = maps:get(workspace, Opts, #{}),
-    Children =
-        [#{id => beamtalk_runtime_sup,
-           start => {?MODULE, start_runtime, [maps:get(stdlib, Opts, [])]},
-           restart => permanent, shutdown => infinity, type => supervisor},
-         #{id => beamtalk_workspace,
-           start => {?MODULE, start_workspace, [Ws]},
-           restart => permanent, shutdown => 5000, type => worker}],
+    Runtime = #{id => beamtalk_runtime_sup,
+                start => {?MODULE, start_runtime, [maps:get(stdlib, Opts, [])]},
+                restart => permanent, shutdown => infinity, type => supervisor},
+    %% `workspace => false`: a node of a cluster, served by the workspace
+    %% node's beamtalk_cluster; it runs classes and actors only.
+    Children = case maps:get(workspace, Opts, #{}) of
+                   false -> [Runtime];
+                   Ws -> [Runtime,
+                          #{id => beamtalk_cluster, start => {beamtalk_cluster, start_link, []},
+                            restart => permanent, shutdown => 5000, type => worker},
+                          #{id => beamtalk_workspace, start => {?MODULE, start_workspace, [Ws]},
+                            restart => permanent, shutdown => 5000, type => worker}]
+               end,
     {ok, {#{strategy => rest_for_one, intensity => 5, period => 10}, Children}}.
 
 %% The runtime supervisor of beamtalk_bootstrap, as our child; then the
@@ -100,6 +121,7 @@ unload() ->
     stop(whereis(?SUP)),
     stop(whereis(beamtalk_runtime_sup)),
     stop(whereis(beamtalk_workspace)),
+    stop(whereis(beamtalk_cluster)),
     kill_owned_processes(Mods),
     _ = logger:remove_primary_filter(?LOG_FILTER),
     [persistent_term:erase(K) || {K, _} <- persistent_term:get(), owned_key(K, Classes)],

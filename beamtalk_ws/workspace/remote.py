@@ -199,14 +199,17 @@ async def load_beamtalk(node: Node, stamp: str, say) -> dict:
     runtime, std = _beams(ebin), _beams(stdlib)
     say(f"Loading Beamtalk into {node.remote} ({len(runtime)} runtime and {len(std)} stdlib modules)...")
     batch = [(Atom(m), list(f"beamtalk_attach/{p.name}".encode()), p.read_bytes()) for m, p in runtime + std]
-    done = await rpc.call(node, "code", "atomic_load", [batch], timeout=LOAD_TIMEOUT)
-    if done != Atom("ok"):
+    # beamtalk_attach first; it loads the rest in one atomic step and keeps
+    # the binaries for the nodes of the node's cluster (beamtalk_cluster).
+    first = next(b for b in batch if b[0] == Atom("beamtalk_attach"))
+    done = await rpc.call(node, "code", "load_binary", list(first), timeout=LOAD_TIMEOUT)
+    if not (isinstance(done, tuple) and done[0] == Atom("module")):
         raise WorkspaceError(f"Node {node.remote} did not load the Beamtalk runtime: {_short(done)}")
     cwd = await rpc.call(node, "file", "get_cwd", [])
     opts = {Atom("version"): stamp.encode(),
             Atom("stdlib"): [Atom(m) for m, _ in std],
             Atom("workspace"): {Atom("id"): str(node.remote).encode(), Atom("dir"): _bytes(cwd, b".")}}
-    started = await rpc.call(node, "beamtalk_attach", "start", [opts], timeout=LOAD_TIMEOUT)
+    started = await rpc.call(node, "beamtalk_attach", "install", [batch, opts], timeout=LOAD_TIMEOUT)
     if not (isinstance(started, tuple) and started[0] == Atom("ok")):
         raise WorkspaceError(f"Beamtalk did not start on node {node.remote}: {_short(started)}")
     return {str(k): v for k, v in started[1].items()}
