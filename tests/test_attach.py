@@ -182,3 +182,15 @@ def test_bad_cookie_files_and_unknown_nodes_are_clear(plain, tmp_path):
     r = run_beamtalk(["repl", "--node", "nohost", "--cookie-file", str(plain.cookie_file)], input="1\n")
     assert "A node name looks like name@host, not 'nohost'." in r.stderr
     assert asyncio.run(probe(plain))["beamtalk_modules"] == []     # nothing was loaded by any of these
+
+
+def test_json_mode_attaches_too(plain):
+    import json
+
+    reqs = [{"id": 1, "op": "eval", "code": "3 + 4"}, {"id": 2, "op": "eval", "code": ":detach"}]
+    r = run_beamtalk(["repl", "--json", *attach_args(plain)],
+                     input="".join(json.dumps(q) + "\n" for q in reqs), timeout=120)
+    assert r.returncode == 0, r.stderr
+    replies = [json.loads(line) for line in r.stdout.splitlines()]
+    assert replies[0] == {"id": 1, "value": "7"}
+    assert replies[1]["id"] == 2 and replies[1]["value"].startswith(f"Detached from {plain.name}")

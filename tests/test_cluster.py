@@ -135,3 +135,33 @@ def test_cluster_errors_are_clear(cluster, tmp_path):
     assert "ERROR: #TypeError" in wrong and "spawnOn: expects a node name" in wrong and "not 42" in wrong
     assert f"Message: Pinger is not defined on {second.name}" in local_only
     assert "a class typed at the REPL stays on this one" in local_only
+
+
+def test_a_cluster_node_going_away_is_named(cluster, tmp_path):
+    from beamtalk_ws.repl.core import Repl
+    from beamtalk_ws.workspace import remote
+
+    first, second, _ = cluster
+    src = tmp_path / "counter.bt"
+    src.write_text(COUNTER.format(step=1))
+
+    async def scenario():
+        client = await remote.attach(remote.Target(first.name, first.cookie_file), "c3")
+        repl = Repl(client)
+        try:
+            await repl.evaluate(f":load {src}")
+            assert (await repl.evaluate(f"c := Counter spawnOn: #'{second.name}'")).text.endswith(second.name)
+            assert (await repl.evaluate("c inc")).text == "1"
+            second.stop()
+            after = (await repl.evaluate("c inc")).text
+            still = (await repl.evaluate("3 + 4")).text
+            return after, still
+        finally:
+            await client.close()
+
+    after, still = asyncio.run(scenario())
+    assert after.startswith("ERROR: #RuntimeError") or after.startswith("ERROR: ")
+    assert (f"Message: Cannot send 'inc' to a Counter on {second.name}: node {second.name} went away, "
+            f"with every actor that ran there") in after
+    assert still == "7"
+
