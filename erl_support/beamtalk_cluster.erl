@@ -181,7 +181,11 @@ handle_call(_Other, _From, St) ->
 handle_cast(_Msg, St) ->
     {noreply, St}.
 
-%% A node that joins later gets Beamtalk and the current classes.
+%% A node that joins later gets Beamtalk and the current classes; while the
+%% workspace has loaded no class, a joining node is left alone (it gets
+%% Beamtalk when a class is loaded or it is named by connect:/spawnOn:).
+handle_info({nodeup, _Node}, #st{mods = []} = St) ->
+    {noreply, St};
 handle_info({nodeup, Node}, St) ->
     {_, St1} = sync(Node, St),
     {noreply, St1};

@@ -165,3 +165,31 @@ def test_a_cluster_node_going_away_is_named(cluster, tmp_path):
             f"with every actor that ran there") in after
     assert still == "7"
 
+
+
+def test_attaching_to_one_node_leaves_the_others_alone_until_a_class_is_loaded(cluster, tmp_path):
+    from plain_nodes import probe
+
+    from beamtalk_ws.repl.core import Repl
+    from beamtalk_ws.workspace import remote
+
+    first, second, _ = cluster
+    asyncio.run(_connect(first, second))
+    src = tmp_path / "counter.bt"
+    src.write_text(COUNTER.format(step=1))
+
+    async def scenario():
+        client = await remote.attach(remote.Target(first.name, first.cookie_file), "c4")
+        repl = Repl(client)
+        try:
+            assert (await repl.evaluate("3 + 4")).text == "7"
+            untouched = (await probe(second))["beamtalk_modules"]
+            await repl.evaluate(f":load {src}")
+            loaded = (await probe(second))["beamtalk_modules"]
+            return untouched, loaded
+        finally:
+            await client.close()
+
+    untouched, loaded = asyncio.run(scenario())
+    assert untouched == []
+    assert "bt@counter" in loaded and "beamtalk_attach" in loaded
