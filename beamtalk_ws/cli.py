@@ -26,6 +26,18 @@ def _add_workspace_opts(p: argparse.ArgumentParser) -> None:
     p.add_argument("--persistent", action="store_true", help="a workspace started now never idles out")
 
 
+def _add_remote_opts(p: argparse.ArgumentParser, detach: bool = False) -> None:
+    """Flags for a node beamtalk did not start (beamtalk_ws/repl/remote_cmd.py)."""
+    from beamtalk_ws.repl.remote_cmd import add_target_opts
+
+    add_target_opts(p, required=False)
+    if detach:
+        p.add_argument("--unload", action="store_true", help="remove everything Beamtalk added to the node")
+    else:
+        p.add_argument("--upgrade", action="store_true",
+                       help="replace another beamtalk version's runtime on the node (its state is lost)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="beamtalk", description="Beamtalk live workspace")
     parser.add_argument("--version", action="version", version=f"beamtalk {__version__}")
@@ -37,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     repl.add_argument("--json", action="store_true", help="JSON lines protocol on stdin/stdout")
     repl.add_argument("--ephemeral", action="store_true", help="stop the workspace when the REPL exits")
     repl.add_argument("--no-start", action="store_true", help="attach only; do not start a workspace")
+    _add_remote_opts(repl)
 
     ws = sub.add_parser("workspace", help="manage workspaces")
     wsub = ws.add_subparsers(dest="ws_command", metavar="ACTION")
@@ -49,9 +62,18 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--persistent", action="store_true", help="never idle out")
             p.add_argument("--watch", action="store_true",
                            help="in a package: load it and hot-reload src/ on every save")
+            p.add_argument("--tls", action="store_true",
+                           help="TLS distribution with mutual certificates (a CA of the workspace's own)")
+            p.add_argument("--listen", metavar="ADDR",
+                           help="listen for distribution on ADDR instead of 127.0.0.1 (needs --tls)")
+            p.add_argument("--port", type=int, metavar="N", help="fixed distribution port of a TLS workspace")
         if name == "stop":
             p.add_argument("--force", action="store_true", help="kill the node if it does not answer")
     wsub.add_parser("list", help="list workspaces")
+    exp = wsub.add_parser("export-credentials", help="write what another host needs to attach (mode 0600)")
+    exp.add_argument("name", nargs="?", help="workspace name or id (default: this project's)")
+    exp.add_argument("-o", "--output", metavar="FILE", help="default: beamtalk-<id>.credentials")
+    exp.add_argument("--address", metavar="ADDR", help="the address other hosts reach this one at")
 
     test = sub.add_parser("test", help="run BUnit tests in a fresh workspace",
                           description="Compile and load the .bt files (a directory means every .bt file "
@@ -94,6 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--session", default="mcp", metavar="NAME", help="session to use (default: mcp)")
     lsp = sub.add_parser("lsp", help="Language Server Protocol server (stdio) for editors")
     lsp.add_argument("--workspace", metavar="NAME", help="complete from this workspace (if running) instead of the project's")
+    det = sub.add_parser("detach", help="leave a node attached with `repl --node` (--unload removes Beamtalk)",
+                         description="Beamtalk loaded into a node by `beamtalk repl --node` stays there when "
+                                     "the REPL quits; --unload stops its processes and removes its modules.")
+    _add_remote_opts(det, detach=True)
 
     check = sub.add_parser("check", help="check .bt files for errors", add_help=False)
     check.add_argument("rest", nargs=argparse.REMAINDER)
@@ -109,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command == "repl":
             return asyncio.run(cmd_repl(args))
+        if args.command == "detach":
+            from beamtalk_ws.repl.remote_cmd import cmd_detach
+            return asyncio.run(cmd_detach(args))
         if args.command == "workspace":
             return cmd_workspace(args, parser)
         if args.command == "transcript":
@@ -336,16 +365,23 @@ async def cmd_repl(args) -> int:
     from beamtalk_ws.repl.attach import idle_timeout_from, open_client
     from beamtalk_ws.repl.core import Repl
 
-    ws = paths.resolve(args.workspace)
     interactive = sys.stdin.isatty() and not args.json
-    start = "never" if args.no_start else ("ask" if interactive else "auto")
-    client = await open_client(ws, args.session, start=start, idle_timeout=idle_timeout_from(args),
-                               ask=_ask_yes if interactive else None)
-    if not interactive:
+    attached = bool(args.node or args.credentials)
+    if attached:
+        from beamtalk_ws.repl.remote_cmd import open_remote_client
+        client = await open_remote_client(args)
+        ws = client.ws
+    else:
+        ws = paths.resolve(args.workspace)
+        start = "never" if args.no_start else ("ask" if interactive else "auto")
+        client = await open_client(ws, args.session, start=start, idle_timeout=idle_timeout_from(args),
+                                   ask=_ask_yes if interactive else None)
+    if not interactive and not attached:
         _warn_if_stale_runtime(client)
     repl = Repl(client)
     try:
-        await _open_package(repl, ws, args, to=sys.stderr if args.json else sys.stdout)
+        if not attached:
+            await _open_package(repl, ws, args, to=sys.stderr if args.json else sys.stdout)
         if args.json:
             from beamtalk_ws.repl.json_mode import JsonRepl
             return await JsonRepl(repl, reopen=lambda: open_client(
@@ -353,11 +389,12 @@ async def cmd_repl(args) -> int:
         if interactive:
             from beamtalk_ws.repl import interactive as terminal
             # The staleness check imports the compiler: done once the prompt shows.
-            return await terminal.run(repl, history_path=ws.history, notes=lambda: _stale_runtime_note(client))
+            return await terminal.run(repl, history_path=ws.history,
+                                      notes=lambda: None if attached else _stale_runtime_note(client))
         from beamtalk_ws.repl import plain
         return await plain.run(repl, False)
     finally:
-        if args.ephemeral:
+        if args.ephemeral and not attached:
             try:
                 await repl.client.stop_workspace()    # a node started after the first died
             except WorkspaceError:
@@ -481,7 +518,18 @@ def cmd_workspace(args, parser) -> int:
         parser.parse_args(["workspace", "--help"])
         return 2
     ws = paths.resolve(args.name)
+    if action == "export-credentials":
+        from pathlib import Path
+
+        from beamtalk_ws.workspace import tlsfiles
+        out = tlsfiles.export(ws, Path(args.output or f"beamtalk-{ws.id}.credentials"), args.address)
+        print(f"Wrote {out} (mode 0600): node, address, cookie and a client certificate of workspace "
+              f"'{ws.id}'. Whoever holds it can run any code on that node.")
+        return 0
     if action == "start":
+        from beamtalk_ws.workspace import tlsfiles
+        tlsfiles.configure(ws, tls=args.tls, listen=args.listen, port=args.port,
+                           running=launcher.running_info(ws) is not None)
         idle = None if args.persistent else (args.timeout if args.timeout is not None else launcher.DEFAULT_IDLE_TIMEOUT)
         info, started = launcher.start(ws, idle_timeout=idle)
         print(("Started" if started else "Already running:") + f" workspace '{ws.id}' on {info.node} (OS pid {info.os_pid})")

@@ -135,8 +135,21 @@ call({beamtalk_object, Class, _, Pid}, Sel, Args, Timeout) ->
                                              [Class, Sel, Timeout])),
               <<"The actor may be busy or waiting on another actor (deadlock)">>);
         exit:{_Reason, {gen_server, call, _}} ->
-            dead(Class, Sel)
+            case node(Pid) =/= node() andalso not lists:member(node(Pid), nodes()) of
+                true -> node_gone(Class, Sel, node(Pid));
+                false -> dead(Class, Sel)
+            end
     end.
+
+%% An actor of another node (`spawnOn:`) whose node went away.
+node_gone(Class, Sel, Node) ->
+    N = atom_to_binary(Node, utf8),
+    beamtalk_exception:raise(
+      actor_dead, Class, Sel,
+      iolist_to_binary(["Cannot send '", atom_to_binary(Sel, utf8), "' to a ",
+                        atom_to_binary(Class, utf8), " on ", N, ": node ", N,
+                        " went away, with every actor that ran there"]),
+      <<"Workspace nodes lists the nodes still connected">>).
 
 self_call_error(Class, Sel, _Args, _Timeout) ->
     beamtalk_exception:raise(

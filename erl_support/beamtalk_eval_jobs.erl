@@ -56,6 +56,7 @@ load_modules(Modules) ->
         [] ->
             try
                 [load_one(Mod, Bin) || {Mod, {ok, Bin}} <- Compiled],
+                beamtalk_cluster:loaded([{Mod, Bin} || {Mod, {ok, Bin}} <- Compiled]),
                 {ok, <<"ok">>, undefined}
             catch
                 throw:{load_failed, Text} -> {internal, Text};

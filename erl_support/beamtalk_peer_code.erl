@@ -23,6 +23,7 @@ load_modules(Modules) ->
         [] ->
             try
                 [load_one(Mod, Bin) || {Mod, {ok, Bin}} <- Compiled],
+                beamtalk_cluster:loaded([{Mod, Bin} || {Mod, {ok, Bin}} <- Compiled]),
                 ok
             catch
                 throw:{load_failed, Text} -> {error, Text};

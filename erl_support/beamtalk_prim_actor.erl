@@ -9,7 +9,7 @@
 -export(['fieldAt:'/3, 'fieldAt:put:'/4, 'fieldNames'/2, 'isAlive'/2, 'pid'/2, 'stop'/2,
          'kill'/2, 'monitor'/2, 'perform:'/3, 'perform:withArguments:'/4,
          'perform:with:'/4, 'perform:with:with:'/5,
-         'class spawn'/1, 'class spawnWith:'/2, 'class new'/1, 'class new:'/2]).
+         'class spawn'/1, 'class spawnWith:'/2, 'class spawnOn:'/2, 'class new'/1, 'class new:'/2]).
 
 'fieldAt:'(Self, State, Name) ->
     case lists:member(Name, beamtalk_actor:fields_of(element(2, Self))) of
@@ -55,5 +55,14 @@ perform(Self, State, Sel, Args) when is_atom(Sel) ->
 
 'class spawn'(Cls) -> beamtalk_actor:spawn(beamtalk_class:name_of(Cls), #{}).
 'class spawnWith:'(Cls, Map) -> beamtalk_actor:spawn(beamtalk_class:name_of(Cls), Map).
+'class spawnOn:'(Cls, Node) -> beamtalk_cluster:spawn_on(beamtalk_class:name_of(Cls), node_arg(Cls, Node), #{}).
+
+node_arg(_Cls, Node) when is_atom(Node), Node =/= nil -> Node;
+node_arg(_Cls, Node) when is_binary(Node) -> binary_to_atom(Node, utf8);
+node_arg(Cls, Other) ->
+    beamtalk_exception:raise(type_error, beamtalk_class:name_of(Cls), 'spawnOn:',
+                             iolist_to_binary(["spawnOn: expects a node name (a Symbol like #'app@host'), not ",
+                                               beamtalk_print:print_string(Other)]),
+                             <<"Workspace nodes lists the connected nodes">>).
 'class new'(Cls) -> beamtalk_object:new(beamtalk_class:name_of(Cls)).
 'class new:'(Cls, Map) -> beamtalk_object:new(beamtalk_class:name_of(Cls), Map).

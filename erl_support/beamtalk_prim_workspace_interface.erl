@@ -5,7 +5,23 @@
 -export(['actors'/2, 'actorAt:'/3, 'actorsOf:'/3, 'classes'/2, 'testClasses'/2,
          'globals'/2, 'load:'/3, 'test'/2, 'test:'/3, 'bind:as:'/4, 'unbind:'/3,
          'class current'/1, 'class current:'/2, 'watch:'/3, 'unwatch:'/3,
-         'watches'/2]).
+         'watches'/2, 'nodes'/2, 'connect:'/3]).
+
+%% @doc `Workspace nodes`, `Workspace connect: #'app@host'` (beamtalk_cluster).
+'nodes'(_Self, S) -> {beamtalk_cluster:nodes(), S}.
+
+'connect:'(_Self, S, Node) when is_atom(Node), Node =/= nil; is_binary(Node) ->
+    N = if is_binary(Node) -> binary_to_atom(Node, utf8); true -> Node end,
+    case beamtalk_cluster:connect(N) of
+        ok -> {N, S};
+        {error, Text} ->
+            beamtalk_exception:raise(runtime_error, 'WorkspaceInterface', 'connect:', Text,
+                                     <<"Nodes of a cluster share one cookie; check the name with Workspace nodes">>)
+    end;
+'connect:'(_Self, _S, Other) ->
+    beamtalk_exception:raise(type_error, 'WorkspaceInterface', 'connect:',
+                             iolist_to_binary(["connect: expects a node name (a Symbol like #'app@host'), not ",
+                                               beamtalk_print:print_string(Other)]), nil).
 
 'class current'(_Cls) -> beamtalk_singletons:current('WorkspaceInterface').
 'class current:'(_Cls, Actor) -> beamtalk_singletons:set_current('WorkspaceInterface', Actor).

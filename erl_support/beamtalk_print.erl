@@ -206,12 +206,22 @@ print_object({beamtalk_object, 'Metaclass', beamtalk_class, Pid}) ->
             <<(atom_to_binary(Name, utf8))/binary, " class">>;
         _ -> <<"a Metaclass">>
     end;
-print_object({beamtalk_object, Tag, _Mod, _Pid}) ->
+print_object({beamtalk_object, Tag, _Mod, Pid}) ->
     TagBin = atom_to_binary(Tag, utf8),
     case binary:split(TagBin, <<" class">>) of
         [Name, <<>>] -> Name;                 % a class object: its name
-        _ -> <<"a ", TagBin/binary>>
+        _ -> <<"a ", TagBin/binary, (on_node(Pid))/binary>>
     end.
+
+%% An actor on another node than the workspace's names it (`Counter
+%% spawnOn:`).  The text may be made on that node (an actor prints itself),
+%% so "the workspace's node" is what beamtalk_cluster told that node.
+on_node(Pid) when is_pid(Pid) ->
+    case node(Pid) =/= persistent_term:get({beamtalk_cluster, home}, node()) of
+        true -> <<" on ", (atom_to_binary(node(Pid), utf8))/binary>>;
+        false -> <<>>
+    end;
+on_node(_) -> <<>>.
 
 join([], _Sep) -> [];
 join([H | T], Sep) -> [H | [[Sep, E] || E <- T]].

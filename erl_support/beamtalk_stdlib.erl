@@ -10,7 +10,7 @@
 %% hook per module: defining Object alone recomputes the method table of
 %% every class; fifty-odd of those at boot would cost seconds.
 -module(beamtalk_stdlib).
--export([build/2, build_main/0, load/1, modules/1]).
+-export([build/2, build_main/0, load/1, load_modules/1, modules/1]).
 
 %% @doc `erl -noshell -run beamtalk_stdlib build_main In Out`: exit status 0
 %% when every module compiled, 1 (with the errors on stderr) otherwise.
@@ -58,6 +58,12 @@ load(Dir) ->
     true = code:add_patha(Dir),
     Mods = modules(Dir),
     [{module, M} = code:ensure_loaded(M) || M <- Mods],
+    load_modules(Mods).
+
+%% @doc Register the classes of stdlib modules that are already loaded (a
+%% node Beamtalk attached to gets them as binaries: beamtalk_attach).
+-spec load_modules([module()]) -> ok.
+load_modules(Mods) ->
     Descs = [M:'$class'() || M <- Mods],
     beamtalk_class:define_stdlib(parents_first(Descs)).
 

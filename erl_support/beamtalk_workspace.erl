@@ -35,7 +35,7 @@
 -module(beamtalk_workspace).
 -behaviour(gen_server).
 
--export([start/1, stop/0, lookup/2]).
+-export([start/1, start_link/1, stop/0, lookup/2]).
 -export([init/1, handle_call/3, handle_cast/2, handle_info/2, terminate/2,
          code_change/3]).
 
@@ -76,6 +76,10 @@
 
 start(Opts) ->
     gen_server:start({local, ?SERVER}, ?MODULE, Opts, []).
+
+%% @doc As a supervisor's child (a node Beamtalk attached to: beamtalk_attach).
+start_link(Opts) ->
+    gen_server:start_link({local, ?SERVER}, ?MODULE, Opts, []).
 
 stop() ->
     gen_server:call(?SERVER, stop).

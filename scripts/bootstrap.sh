@@ -9,18 +9,29 @@ bt_as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+# TLS distribution (`beamtalk workspace start --tls`, `repl --credentials`)
+# needs OTP's ssl application and what it stands on.
+BT_ERLANG_PACKAGES="erlang-base erlang-eunit erlang-ssl erlang-crypto erlang-public-key erlang-asn1"
+
+bt_has_erlang_ssl() {   # without starting erl: a glob in the installation's lib/
+  local root
+  root="$(dirname "$(readlink -f "$(command -v erl)")")/.."
+  compgen -G "$root/lib/ssl-*" >/dev/null && compgen -G "$root/lib/public_key-*" >/dev/null
+}
+
 bt_ensure_erlang() {
-  if command -v erl >/dev/null 2>&1 && command -v erlc >/dev/null 2>&1; then
+  if command -v erl >/dev/null 2>&1 && command -v erlc >/dev/null 2>&1 && bt_has_erlang_ssl; then
     return 0
   fi
   if ! command -v apt-get >/dev/null 2>&1; then
     echo "beamtalk: Erlang/OTP is missing and this system has no apt-get; install Erlang/OTP 25 or newer and try again." >&2
     exit 1
   fi
-  echo "beamtalk: installing Erlang/OTP from Debian (erlang-base, erlang-eunit)..." >&2
+  echo "beamtalk: installing Erlang/OTP from Debian ($BT_ERLANG_PACKAGES)..." >&2
   bt_as_root apt-get update -q >&2
+  # shellcheck disable=SC2086 # a list of package names
   bt_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-    erlang-base erlang-eunit >&2
+    $BT_ERLANG_PACKAGES >&2
 }
 
 bt_ensure_venv() {

@@ -18,6 +18,7 @@ __all__ = [
     "NodeNotRegistered",
     "HandshakeError",
     "AuthenticationFailed",
+    "TLSRefused",
     "ConnectionLost",
     "ProcessDown",
     "CallTimeout",
@@ -66,6 +67,10 @@ class NodeNotRegistered(DistError):
 
 class HandshakeError(DistError):
     """The distribution handshake failed for a reason other than the cookie."""
+
+
+class TLSRefused(HandshakeError):
+    """The TLS handshake under the distribution failed (no or a wrong certificate)."""
 
 
 class AuthenticationFailed(HandshakeError):

@@ -158,14 +158,16 @@ _STATUS_TEXT = {
 }
 
 
-async def _read_packet(reader: asyncio.StreamReader) -> bytes:
-    head = await reader.readexactly(2)
-    (n,) = struct.unpack(">H", head)
+async def _read_packet(reader: asyncio.StreamReader, wide: bool = False) -> bytes:
+    if wide:
+        (n,) = struct.unpack(">I", await reader.readexactly(4))
+    else:
+        (n,) = struct.unpack(">H", await reader.readexactly(2))
     return await reader.readexactly(n)
 
 
-def _packet(payload: bytes) -> bytes:
-    return struct.pack(">H", len(payload)) + payload
+def _packet(payload: bytes, wide: bool = False) -> bytes:
+    return struct.pack(">I" if wide else ">H", len(payload)) + payload
 
 
 async def handshake(
@@ -178,15 +180,18 @@ async def handshake(
     peer_label: str,
     flags: int = OUR_FLAGS,
     timeout: float = 5.0,
+    wide: bool = False,
 ) -> HandshakeResult:
     """Run the handshake on a freshly connected socket; raise on any failure.
 
-    ``peer_label`` is the node name used in error messages.
+    ``peer_label`` is the node name used in error messages.  ``wide``: the
+    handshake messages carry 4-byte lengths, as OTP's TLS distribution
+    (`inet_tls_dist`) frames them; plain TCP uses 2 bytes.
     """
     cookie_b = normalize_cookie(cookie)
     try:
         return await asyncio.wait_for(
-            _handshake(reader, writer, our_name, cookie_b, creation, peer_label, flags),
+            _handshake(reader, writer, our_name, cookie_b, creation, peer_label, flags, wide),
             timeout,
         )
     except asyncio.TimeoutError:
@@ -203,21 +208,22 @@ async def _handshake(
     creation: int,
     peer_label: str,
     flags: int,
+    wide: bool = False,
 ) -> HandshakeResult:
     name_b = our_name.encode("utf-8")
     stage = "before answering our name"
     try:
         # 1. send_name
-        writer.write(_packet(b"N" + struct.pack(">QIH", flags, creation, len(name_b)) + name_b))
+        writer.write(_packet(b"N" + struct.pack(">QIH", flags, creation, len(name_b)) + name_b, wide))
         await writer.drain()
 
         # 2. recv_status
-        msg = await _read_packet(reader)
+        msg = await _read_packet(reader, wide)
         if not msg or msg[:1] != b"s":
             raise HandshakeError(f"node {peer_label} sent an unexpected handshake message")
         status = msg[1:].decode("ascii", "replace")
         if status == "alive":
-            writer.write(_packet(b"sfalse"))
+            writer.write(_packet(b"sfalse", wide))
             await writer.drain()
         if status not in ("ok", "ok_simultaneous"):
             why = _STATUS_TEXT.get(status, f"status {status!r}")
@@ -225,7 +231,7 @@ async def _handshake(
 
         # 3. recv_challenge
         stage = "before sending its challenge"
-        msg = await _read_packet(reader)
+        msg = await _read_packet(reader, wide)
         if len(msg) < 19 or msg[:1] != b"N":
             raise HandshakeError(
                 f"node {peer_label} sent a challenge we do not understand "
@@ -241,13 +247,13 @@ async def _handshake(
 
         # 4. send_challenge_reply
         our_challenge = secrets.randbits(32)
-        writer.write(_packet(b"r" + struct.pack(">I", our_challenge) + gen_digest(challenge, cookie)))
+        writer.write(_packet(b"r" + struct.pack(">I", our_challenge) + gen_digest(challenge, cookie), wide))
         await writer.drain()
 
         # 5. recv_challenge_ack; EOF here means the node rejected our digest.
         stage = "after our challenge reply"
         try:
-            msg = await _read_packet(reader)
+            msg = await _read_packet(reader, wide)
         except (asyncio.IncompleteReadError, ConnectionError):
             raise AuthenticationFailed() from None
         if len(msg) != 17 or msg[:1] != b"a":

@@ -47,6 +47,7 @@ from .errors import (
     DistError,
     HandshakeError,
     ProcessDown,
+    TLSRefused,
 )
 from .handshake import DFLAG_UNLINK_ID, OUR_FLAGS, PROTOCOL_VERSION, handshake
 from .terms import Atom, Pid, Reference, erl_repr
@@ -286,6 +287,20 @@ class Mailbox:
                 fut.set_exception(self._failure)
 
 
+async def _open(host: str, port: int, ssl: Any, server_hostname: str | None):
+    """The socket of the connection: plain TCP, or TLS for a node that runs
+    `-proto_dist inet_tls` (the handshake then runs inside TLS)."""
+    if ssl is None:
+        return await asyncio.open_connection(host, port)
+    import ssl as _ssl
+
+    try:
+        return await asyncio.open_connection(host, port, ssl=ssl,
+                                             server_hostname=server_hostname or host)
+    except _ssl.SSLError as e:
+        raise TLSRefused(f"the TLS handshake with {host}:{port} failed ({e.reason or e})") from None
+
+
 class Node(ControlHandler):
     """Our end of a connection to one BEAM node.  Create with :meth:`Node.connect`."""
 
@@ -327,6 +342,9 @@ class Node(ControlHandler):
         timeout: float = 5.0,
         tick_interval: float = 15.0,
         on_connection_lost: Callable[[ConnectionLost], Any] | None = None,
+        port: int | None = None,
+        ssl: Any = None,
+        server_hostname: str | None = None,
     ) -> "Node":
         """Connect to node ``remote`` (``alive@host``) as a hidden node.
 
@@ -341,7 +359,9 @@ class Node(ControlHandler):
             name = f"bt_py_{secrets.token_hex(6)}@{remote_host}"
         elif "@" not in name:
             name = f"{name}@{remote_host}"
-        info = await epmd.port_please(alive, host, epmd_port, timeout)
+        # A known port skips epmd (a node whose epmd is not reachable from here).
+        info = (epmd.NodeInfo(port, PROTOCOL_VERSION, PROTOCOL_VERSION) if port is not None
+                else await epmd.port_please(alive, host, epmd_port, timeout))
         if info.highest_version < PROTOCOL_VERSION:
             raise HandshakeError(
                 f"node {remote} only speaks distribution version {info.highest_version}; "
@@ -349,8 +369,10 @@ class Node(ControlHandler):
             )
         try:
             reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(host, info.port), timeout
+                _open(host, info.port, ssl, server_hostname), timeout
             )
+        except TLSRefused:
+            raise
         except (OSError, asyncio.TimeoutError) as e:
             raise HandshakeError(
                 f"node {remote} is registered with epmd on port {info.port} "
@@ -367,7 +389,15 @@ class Node(ControlHandler):
                 peer_label=remote,
                 flags=OUR_FLAGS,
                 timeout=timeout,
+                wide=ssl is not None,
             )
+        except OSError as e:
+            writer.close()
+            if ssl is None:
+                raise HandshakeError(f"the connection to node {remote} failed ({e})") from None
+            # A TLS alert after the TLS handshake: TLS 1.3 servers judge the
+            # client's certificate once the client has finished.
+            raise TLSRefused(f"node {remote} refused our certificate ({getattr(e, 'reason', None) or e})") from None
         except BaseException:
             writer.close()
             raise

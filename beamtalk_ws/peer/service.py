@@ -17,7 +17,7 @@ from pathlib import Path
 from beamtalk_ws.dist import errors as dist_errors
 from beamtalk_ws.dist.node import Node
 from beamtalk_ws.dist.terms import Atom
-from beamtalk_ws.workspace import cookie
+from beamtalk_ws.workspace import cookie, tlsfiles
 from beamtalk_ws.workspace.client import WorkspaceClient
 from beamtalk_ws.workspace.paths import WorkspacePaths
 
@@ -46,10 +46,13 @@ def _stdin_closed(loop: asyncio.AbstractEventLoop, done: asyncio.Event) -> None:
 async def serve(node_name: str, cookie_file: str, workspace_dir: str) -> int:
     secret = cookie.read(Path(cookie_file))
     alive = node_name.split("@", 1)[0]
-    node = await Node.connect(node_name, secret, name=f"bt_peer_{alive}_{os.getpid()}", timeout=10.0)
+    ws = WorkspacePaths(Path(workspace_dir).name, Path(workspace_dir), None)
+    # A TLS workspace (`workspace start --tls`) admits only peers holding its
+    # client certificate: the compiler peer uses the same files as a client.
+    node = await Node.connect(node_name, secret, name=f"bt_peer_{alive}_{os.getpid()}", timeout=10.0,
+                              **tlsfiles.connect_kwargs(ws))
     gone = asyncio.Event()
     _stdin_closed(asyncio.get_running_loop(), gone)
-    ws = WorkspacePaths(Path(workspace_dir).name, Path(workspace_dir), None)
     tables = WorkspaceClient(node, ws, "compiler-peer", {})
     compiler = Compiler(tables)
     mbox = node.mailbox("beamtalk_compiler")

@@ -37,6 +37,9 @@ async def extra_command(repl, word: str, arg: str) -> Outcome | None:
         return await workspace(repl)
     if word in ("watch", "w"):
         return await watch(repl, arg)
+    if word == "detach":
+        from .remote_cmd import detach_command
+        return await detach_command(repl, arg)
     return None
 
 

@@ -216,7 +216,7 @@ class Repl:
                 return await self.load_package(on_output)
             if self.last_load is None:
                 return Outcome(False, "No file or directory loaded yet. Use :load <path> first.", kind="command")
-            return await self.load(self.last_load, reload=True)
+            return await self.load(self.last_load, reload=True, on_output=on_output)
         if word in ("test", "t"):
             return await self.test(arg, on_output)
         if word == "clear":

@@ -15,7 +15,7 @@ from beamtalk_ws.dist.connection import UndecodableMessage
 from beamtalk_ws.dist.node import Node
 from beamtalk_ws.dist.terms import Atom
 
-from . import cookie
+from . import cookie, tlsfiles
 from .errors import WorkspaceError, WorkspaceNotRunning
 from .paths import WorkspacePaths
 
@@ -91,17 +91,30 @@ class WorkspaceClient:
     async def connect(cls, ws: WorkspacePaths, session: str = "default", timeout: float = 5.0) -> "WorkspaceClient":
         secret = cookie.read(ws.cookie_file)
         try:
-            node = await Node.connect(ws.node_name, secret, timeout=timeout)
+            node = await Node.connect(ws.node_name, secret, timeout=timeout, **tlsfiles.connect_kwargs(ws))
         except (dist_errors.EpmdUnreachable, dist_errors.NodeNotRegistered) as e:
             raise WorkspaceNotRunning(f"Workspace '{ws.id}' is not running ({e}).") from None
         except dist_errors.DistError as e:
             raise WorkspaceError(f"Cannot connect to workspace '{ws.id}': {e}") from None
+        return await cls.on_node(node, ws, session, timeout)
+
+    @classmethod
+    async def on_node(cls, node: Node, ws, session: str = "default", timeout: float = 5.0) -> "WorkspaceClient":
+        """A client of the workspace server on an already connected node
+        (`ws` may be a remote.RemoteWorkspace for a node we attached to)."""
         self = cls(node, ws, session, {})
         reply = await self.call((Atom("attach"), self.mailbox.pid, session.encode()), timeout=timeout)
         if not (isinstance(reply, tuple) and reply[0] == Atom("ok")):
             raise WorkspaceError(f"Workspace '{ws.id}' refused the connection: {reply!r}")
         self.info = {str(k): v for k, v in reply[1].items()}
         return self
+
+    def _lost(self) -> str:
+        """What to say when the connection drops (an attached node says what went with it)."""
+        lost_text = getattr(self.ws, "lost_text", None)
+        if lost_text is not None:
+            return lost_text(self.bound_names)
+        return f"Lost the connection to workspace '{self.ws.id}'."
 
     @property
     def bound_names(self) -> list[str]:
@@ -127,7 +140,7 @@ class WorkspaceClient:
         except dist_errors.ProcessDown:
             raise WorkspaceError(f"The workspace server on {self.ws.node_name} is not running.") from None
         except dist_errors.ConnectionLost:
-            raise WorkspaceNotRunning(f"Lost the connection to workspace '{self.ws.id}'.") from None
+            raise WorkspaceNotRunning(self._lost()) from None
 
     async def eval(self, forms, *, unique: bool = False, timeout_ms: int | None = None,
                    on_output: OutputCallback | None = None, detached: bool = False) -> EvalReply:
@@ -195,7 +208,10 @@ class WorkspaceClient:
         if timeout_ms is not None:
             req[Atom("timeout")] = int(timeout_ms)
         mbox = self.mailbox
-        mref = mbox.monitor(SERVER)
+        try:
+            mref = mbox.monitor(SERVER)
+        except dist_errors.ConnectionLost:
+            raise WorkspaceNotRunning(self._lost()) from None
         try:
             mbox.send(SERVER, (Atom("$gen_call"), (mbox.pid, mref), (Atom("eval"), self.session.encode(), req)))
 
@@ -216,7 +232,7 @@ class WorkspaceClient:
                 try:
                     msg = await mbox.receive(match=mine)
                 except dist_errors.ConnectionLost:
-                    raise WorkspaceNotRunning(f"Lost the connection to workspace '{self.ws.id}'.") from None
+                    raise WorkspaceNotRunning(self._lost()) from None
                 if isinstance(msg, UndecodableMessage):
                     raise WorkspaceError(
                         f"The workspace's reply could not be received: {msg.error}. "

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import cookie, erlbuild, stdlibbuild
+from . import cookie, erlbuild, stdlibbuild, tlsfiles
 from .errors import WorkspaceError
 from .paths import WorkspacePaths, private_dir
 
@@ -85,7 +85,8 @@ def node_argv(ws: WorkspacePaths, ebin: Path, idle_timeout: int | None,
         erlbuild.find_executable("erl"),
         "-noinput",
         "-sname", ws.node_name,
-        "-kernel", "inet_dist_use_interface", "{127,0,0,1}",
+        "-kernel", "inet_dist_use_interface", tlsfiles.dist_interface(ws),
+        *tlsfiles.node_args(ws),
         "-pa", str(ebin),
         "-beamtalk_workspace", ws.id,
         "-beamtalk_dir", str(ws.dir),
