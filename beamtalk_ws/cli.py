@@ -384,6 +384,8 @@ async def cmd_repl(args) -> int:
             await _open_package(repl, ws, args, to=sys.stderr if args.json else sys.stdout)
         if args.json:
             from beamtalk_ws.repl.json_mode import JsonRepl
+            if attached:
+                return await JsonRepl(repl, revive=False).run()
             return await JsonRepl(repl, reopen=lambda: open_client(
                 ws, args.session, start=start, idle_timeout=idle_timeout_from(args))).run()
         if interactive:

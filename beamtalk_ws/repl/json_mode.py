@@ -52,14 +52,16 @@ class _Invalid:
 
 class JsonRepl:
     def __init__(self, repl: Repl, out=None, *, max_line: int = MAX_LINE,
-                 reopen: Callable[[], Awaitable] | None = None):
+                 reopen: Callable[[], Awaitable] | None = None, revive: bool = True):
         self.repl = repl
         self.out = out or sys.stdout
         self.max_line = max_line
         self.completion = None
         #: starts (if needed) and connects a new client after the node died
         self.reopen = reopen or self._default_reopen
-        self.node_info = launcher.read_node_info(repl.client.ws)
+        #: false for a node beamtalk did not start (`repl --node`): it is not ours to restart
+        self.revive = revive
+        self.node_info = launcher.read_node_info(repl.client.ws) if revive else None
         self._reviving = asyncio.Lock()
         self._pushes: asyncio.Task | None = None
         # `:watch` reloads arrive as push lines, like background Transcript text
@@ -160,6 +162,8 @@ class JsonRepl:
             old = self.repl.client
             if old.node.is_connected:       # another request revived it meanwhile
                 return "The workspace node was restarted; send the request again."
+            if not self.revive:
+                return old.lost_text()
             text = revive.death_report(old.ws, self.node_info, during)
             try:
                 new = await self.reopen()

@@ -109,7 +109,7 @@ class WorkspaceClient:
         self.info = {str(k): v for k, v in reply[1].items()}
         return self
 
-    def _lost(self) -> str:
+    def lost_text(self) -> str:
         """What to say when the connection drops (an attached node says what went with it)."""
         lost_text = getattr(self.ws, "lost_text", None)
         if lost_text is not None:
@@ -140,7 +140,7 @@ class WorkspaceClient:
         except dist_errors.ProcessDown:
             raise WorkspaceError(f"The workspace server on {self.ws.node_name} is not running.") from None
         except dist_errors.ConnectionLost:
-            raise WorkspaceNotRunning(self._lost()) from None
+            raise WorkspaceNotRunning(self.lost_text()) from None
 
     async def eval(self, forms, *, unique: bool = False, timeout_ms: int | None = None,
                    on_output: OutputCallback | None = None, detached: bool = False) -> EvalReply:
@@ -211,7 +211,7 @@ class WorkspaceClient:
         try:
             mref = mbox.monitor(SERVER)
         except dist_errors.ConnectionLost:
-            raise WorkspaceNotRunning(self._lost()) from None
+            raise WorkspaceNotRunning(self.lost_text()) from None
         try:
             mbox.send(SERVER, (Atom("$gen_call"), (mbox.pid, mref), (Atom("eval"), self.session.encode(), req)))
 
@@ -232,7 +232,7 @@ class WorkspaceClient:
                 try:
                     msg = await mbox.receive(match=mine)
                 except dist_errors.ConnectionLost:
-                    raise WorkspaceNotRunning(self._lost()) from None
+                    raise WorkspaceNotRunning(self.lost_text()) from None
                 if isinstance(msg, UndecodableMessage):
                     raise WorkspaceError(
                         f"The workspace's reply could not be received: {msg.error}. "
