@@ -86,7 +86,16 @@ session_cleared(Session) -> evaluation_done(Session, #{}).
 %% @doc A module was loaded whose funs may outlive the evaluation (an input
 %% that makes closures, a class module): keep its binary for a restart.
 module_loaded(Mod, Bin) ->
-    note({module, Mod}, Bin).
+    case scratch(atom_to_binary(Mod, utf8)) of
+        true -> ok;      % a session's scratch module: it makes no funs
+        false -> note({module, Mod}, Bin)
+    end.
+
+scratch(<<"bt@repl@e", Digits/binary>>) ->
+    not (Digits =/= <<>> andalso lists:all(fun(C) -> C >= $0 andalso C =< $9 end,
+                                           binary_to_list(Digits)));
+scratch(<<"bt@repl@", _/binary>>) -> true;
+scratch(_) -> false.
 
 %% @doc A class was (re)defined, changed or removed.
 class_changed(Name) when is_atom(Name) ->
@@ -174,8 +183,8 @@ check_version(StoreDir) ->
             mnesia:stop(),
             {off, iolist_to_binary(io_lib:format(
                     "The workspace store ~ts was written by another version of beamtalk_ws "
-                    "(store format ~tp; this version reads format ~b). It was not read and is "
-                    "left untouched; this workspace runs without durable state. Use the beamtalk "
+                    "(store format ~tp; this version reads format ~b). Its data were not read "
+                    "and are left as they are; this workspace runs without durable state. Use the beamtalk "
                     "that wrote it, or `beamtalk workspace reset` to start a new store.",
                     [StoreDir, Version, ?VERSION]))}
     end.

@@ -10,17 +10,19 @@ bt_as_root() {
 }
 
 bt_ensure_erlang() {
-  if command -v erl >/dev/null 2>&1 && command -v erlc >/dev/null 2>&1; then
+  # Mnesia keeps a workspace's durable state (erl_support/beamtalk_store.erl).
+  if command -v erl >/dev/null 2>&1 && command -v erlc >/dev/null 2>&1 \
+     && erl -noshell -eval 'halt(case code:which(mnesia) of non_existing -> 1; _ -> 0 end)' >/dev/null 2>&1; then
     return 0
   fi
   if ! command -v apt-get >/dev/null 2>&1; then
     echo "beamtalk: Erlang/OTP is missing and this system has no apt-get; install Erlang/OTP 25 or newer and try again." >&2
     exit 1
   fi
-  echo "beamtalk: installing Erlang/OTP from Debian (erlang-base, erlang-eunit)..." >&2
+  echo "beamtalk: installing Erlang/OTP from Debian (erlang-base, erlang-eunit, erlang-mnesia)..." >&2
   bt_as_root apt-get update -q >&2
   bt_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-    erlang-base erlang-eunit >&2
+    erlang-base erlang-eunit erlang-mnesia >&2
 }
 
 bt_ensure_venv() {
