@@ -77,7 +77,13 @@ status() ->
 %% session's bindings with whatever changed during the evaluation.
 evaluation_done(Session, Bindings) ->
     case on() of
-        true -> gen_server:call(?SERVER, {commit, Session, Bindings}, infinity);
+        true ->
+            %% A store that fails must never take the workspace server with it.
+            try gen_server:call(?SERVER, {commit, Session, Bindings}, infinity)
+            catch C:R ->
+                    logger:warning("beamtalk store: not written (~tp:~tp)", [C, R]),
+                    {error, R}
+            end;
         false -> ok
     end.
 
