@@ -53,13 +53,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     ws = sub.add_parser("workspace", help="manage workspaces")
     wsub = ws.add_subparsers(dest="ws_command", metavar="ACTION")
-    for name, text in (("start", "start a workspace node"), ("status", "show a workspace"),
-                       ("stop", "stop a workspace node")):
+    for name, text in (("start", "start a workspace node (restoring its stored state)"),
+                       ("status", "show a workspace"), ("stop", "stop a workspace node"),
+                       ("restart", "stop and start a workspace node; its state is restored"),
+                       ("reset", "stop a workspace and drop its stored state (starts empty)")):
         p = wsub.add_parser(name, help=text)
         p.add_argument("name", nargs="?", help="workspace name or id (default: this project's)")
-        if name == "start":
+        if name in ("start", "restart", "reset"):
             p.add_argument("--timeout", type=int, metavar="SECS", help="idle timeout (default 14400)")
             p.add_argument("--persistent", action="store_true", help="never idle out")
+        if name == "start":
             p.add_argument("--watch", action="store_true",
                            help="in a package: load it and hot-reload src/ on every save")
             p.add_argument("--tls", action="store_true",
@@ -67,8 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--listen", metavar="ADDR",
                            help="listen for distribution on ADDR instead of 127.0.0.1 (needs --tls)")
             p.add_argument("--port", type=int, metavar="N", help="fixed distribution port of a TLS workspace")
-        if name == "stop":
+        if name in ("stop", "restart", "reset"):
             p.add_argument("--force", action="store_true", help="kill the node if it does not answer")
+        if name == "reset":
+            p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     wsub.add_parser("list", help="list workspaces")
     exp = wsub.add_parser("export-credentials", help="write what another host needs to attach (mode 0600)")
     exp.add_argument("name", nargs="?", help="workspace name or id (default: this project's)")
@@ -493,12 +498,12 @@ def _stale_runtime_note(client) -> str | None:
             f"beamtalk; restart it (`beamtalk workspace stop {client.ws.id}`) to use the new one.")
 
 
-def _ask_yes(question: str) -> bool:
+def _ask_yes(question: str, default: bool = True) -> bool:
     try:
         answer = input(question).strip().lower()
     except EOFError:
         return False
-    return answer in ("", "y", "yes")
+    return answer in (("", "y", "yes") if default else ("y", "yes"))
 
 
 # ---------------------------------------------------------------------------
@@ -535,6 +540,8 @@ def cmd_workspace(args, parser) -> int:
         idle = None if args.persistent else (args.timeout if args.timeout is not None else launcher.DEFAULT_IDLE_TIMEOUT)
         info, started = launcher.start(ws, idle_timeout=idle)
         print(("Started" if started else "Already running:") + f" workspace '{ws.id}' on {info.node} (OS pid {info.os_pid})")
+        if started and info.restored:
+            print(info.restored)
         if args.watch:
             from pathlib import Path
 
@@ -549,7 +556,31 @@ def cmd_workspace(args, parser) -> int:
         return asyncio.run(_status(ws))
     if action == "stop":
         return asyncio.run(_stop(ws, args.force))
+    if action in ("restart", "reset"):
+        return _restart(ws, args, reset=action == "reset")
     return 2
+
+
+def _restart(ws, args, *, reset: bool) -> int:
+    """`workspace restart`: stop (if running) and start again, which restores
+    the stored state; `workspace reset`: the same with the store dropped first."""
+    if reset and not args.yes and sys.stdin.isatty():
+        if not _ask_yes(f"Drop everything workspace '{ws.id}' keeps (bindings, classes, globals, "
+                        f"watches, pending changes)? [y/N] ", default=False):
+            print("Nothing was reset.")
+            return 1
+    if launcher.running_info(ws) is not None:
+        asyncio.run(_stop(ws, args.force))
+    if reset:
+        dropped = launcher.reset_store(ws)
+        print(f"Dropped the stored state of workspace '{ws.id}'." if dropped
+              else f"Workspace '{ws.id}' had no stored state.")
+    idle = None if args.persistent else (args.timeout if args.timeout is not None else launcher.DEFAULT_IDLE_TIMEOUT)
+    info, _ = launcher.start(ws, idle_timeout=idle)
+    print(f"Started workspace '{ws.id}' on {info.node} (OS pid {info.os_pid})")
+    if info.restored:
+        print(info.restored)
+    return 0
 
 
 async def _status(ws) -> int:
@@ -559,6 +590,7 @@ async def _status(ws) -> int:
     info = launcher.running_info(ws)
     print(f"Workspace: {ws.id}")
     print(f"Directory: {ws.dir}")
+    print(f"Storage:   {_size_text(launcher.store_size(ws))} in {launcher.store_dir(ws)}")
     if info is None:
         print("Status:    stopped")
         return 3
@@ -578,6 +610,14 @@ async def _status(ws) -> int:
     for line in compiler_lines(compiler):
         print(line)
     return 0
+
+
+def _size_text(n: int) -> str:
+    for unit in ("bytes", "KB", "MB"):
+        if n < 1024 or unit == "MB":
+            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} GB"
 
 
 def compiler_lines(reply) -> list[str]:

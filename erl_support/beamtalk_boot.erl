@@ -30,14 +30,38 @@ start() ->
                   default -> default;
                   Mb -> list_to_integer(Mb)
               end,
+    %% The durable state (beamtalk_store, beamtalk_restore): classes and
+    %% globals before the workspace server, whose init takes the bindings.
+    StoreOpen = beamtalk_store:open(Dir),
+    Code = beamtalk_restore:restore_code(),
     {ok, _} = beamtalk_workspace:start(#{id => list_to_binary(Id),
                                          dir => list_to_binary(Dir),
                                          idle_ms => IdleMs,
                                          max_heap_mb => MaxHeap}),
     ok = beamtalk_log_rotate:start(Dir),
     start_compiler_peer(Dir, CookieFile),
-    write_node_info(Dir),
+    Watches = length([R || {R, _} <- maps:get(bt_watch, beamtalk_store:read_all(#{}), [])]),
+    Summary = Code#{bindings => length(maps:get(bt_binding, beamtalk_store:read_all(#{}), [])),
+                    watches => Watches},
+    %% Watches need the compiler peer, which starts in the background.
+    _ = Watches > 0 andalso is_pid(spawn(fun beamtalk_restore:watches/0)),
+    write_node_info(Dir, restore_text(StoreOpen, Summary)),
     ok.
+
+%% What `beamtalk workspace start` says it restored (nothing on a fresh
+%% store), and any problem met on the way.
+restore_text(StoreOpen, #{problems := Problems} = Summary) ->
+    Main = case StoreOpen of
+               {off, Why} -> Why;
+               ok ->
+                   case maps:get(bindings, Summary) + maps:get(classes, Summary)
+                        + maps:get(globals, Summary) + maps:get(watches, Summary) of
+                       0 -> <<>>;
+                       _ -> beamtalk_restore:summary_text(Summary)
+                   end
+           end,
+    Lines = [Main | [<<"  not restored: ", P/binary>> || P <- Problems, P =/= Main]],
+    iolist_to_binary(lists:join("\n", [L || L <- Lines, L =/= <<>>])).
 
 %% The compiler peer (DESIGN D11) starts in the background: the node is
 %% ready for REPL clients before the peer's Python has imported.
@@ -57,10 +81,21 @@ arg(Name, Default) ->
         _ -> Default
     end.
 
-write_node_info(Dir) ->
-    Info = io_lib:format("{\"node\": \"~ts\", \"os_pid\": ~ts, \"started\": ~b}~n",
-                         [node(), os:getpid(), erlang:system_time(second)]),
+write_node_info(Dir, Restored) ->
+    Info = io_lib:format("{\"node\": \"~ts\", \"os_pid\": ~ts, \"started\": ~b, \"restored\": ~ts}~n",
+                         [node(), os:getpid(), erlang:system_time(second), json_string(Restored)]),
     Path = filename:join(Dir, "node.info"),
     Tmp = Path ++ ".tmp",
     ok = file:write_file(Tmp, Info),
     ok = file:rename(Tmp, Path).
+
+%% A JSON string literal (node.info is read by Python's json).
+json_string(Bin) ->
+    Escaped = [case C of
+                   $" -> "\\\"";
+                   $\\ -> "\\\\";
+                   $\n -> "\\n";
+                   C when C < 32 -> io_lib:format("\\u~4.16.0b", [C]);
+                   C -> C
+               end || C <- unicode:characters_to_list(Bin)],
+    unicode:characters_to_binary([$", Escaped, $"]).

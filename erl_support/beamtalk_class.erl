@@ -479,6 +479,7 @@ set_class_var(Cls, Var, Value) ->
                 O -> O
             end,
     class_call(Owner, {set_var, Var, Value}),
+    beamtalk_store:class_changed(Owner),
     Value.
 
 receiver_class({beamtalk_object, _, beamtalk_class, _} = C) -> name_of(C);
@@ -528,7 +529,8 @@ init({class, Name, Desc, Vars}) ->
     {ok, #cls{name = Name, desc = Desc, vars = maps:from_list(Vars)}}.
 
 handle_call(Req, _From, #reg{} = St) ->
-    Reply = try registry_call(Req)
+    Reply = try registry_call(Req) of
+                R0 -> beamtalk_store:class_changed(changed_class(Req)), R0
             catch
                 error:#{?CK := _} = Ex -> {error, Ex};
                 C:R:S ->
@@ -565,6 +567,11 @@ code_change(_Old, St, _Extra) -> {ok, St}.
 %%% ---------------------------------------------------------------------
 %%% The registry's work
 %%% ---------------------------------------------------------------------
+
+%% Which class a registry request changed, for the store (beamtalk_store).
+changed_class({define, #{name := Name}, _}) -> Name;
+changed_class(Req) when is_tuple(Req), is_atom(element(2, Req)) -> element(2, Req);
+changed_class(_) -> none.
 
 registry_call({define, D, Vars}) ->
     do_define(D, Vars);

@@ -26,7 +26,9 @@ evaluate(Mod, Forms, Bindings) ->
         {ok, Bin} ->
             _ = code:purge(Mod),
             case code:load_binary(Mod, "beamtalk_repl", Bin) of
-                {module, Mod} -> run(Mod, Bindings);
+                {module, Mod} ->
+                    beamtalk_store:module_loaded(Mod, Bin),
+                    run(Mod, Bindings);
                 {error, What} ->
                     {internal, iolist_to_binary(io_lib:format("Cannot load ~ts: ~tp", [Mod, What]))}
             end;
@@ -65,7 +67,8 @@ load_modules(Modules) ->
     end.
 
 load_one(Mod, Bin) ->
-    load_with(Mod, fun() -> code:load_binary(Mod, atom_to_list(Mod) ++ ".beam", Bin) end).
+    load_with(Mod, fun() -> code:load_binary(Mod, atom_to_list(Mod) ++ ".beam", Bin) end),
+    beamtalk_store:module_loaded(Mod, Bin).
 
 %% A built package (seed ADR 0026 Phase 4): put its ebin on the code path and
 %% load, parents first (the order of the `.app` file's `classes`), every class

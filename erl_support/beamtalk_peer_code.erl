@@ -42,6 +42,7 @@ run_input(Forms, MakesFuns) ->
         {ok, Bin} ->
             case code:load_binary(Mod, "beamtalk_peer", Bin) of
                 {module, Mod} ->
+                    put({bt_peer_code, Mod}, Bin),
                     try Mod:eval(#{}) of
                         {Value, _Bindings} -> drop(Mod, MakesFuns), {ok, Value}
                     catch
@@ -54,8 +55,9 @@ run_input(Forms, MakesFuns) ->
             end
     end.
 
-drop(_Mod, true) -> ok;
+drop(Mod, true) -> beamtalk_store:module_loaded(Mod, code_of(Mod));
 drop(Mod, false) ->
+    _ = code_of(Mod),
     _ = code:delete(Mod),
     _ = code:purge(Mod),
     ok.
@@ -71,10 +73,12 @@ compile_forms(Mod, [{attribute, A, module, _} | Rest]) ->
 compile_forms(_Mod, _Forms) ->
     {error, <<"Internal compiler error: the forms do not start with a module attribute">>}.
 
+code_of(Mod) -> erase({bt_peer_code, Mod}).
+
 load_one(Mod, Bin) ->
     _ = code:purge(Mod),
     case code:load_binary(Mod, atom_to_list(Mod) ++ ".beam", Bin) of
-        {module, Mod} -> ok;
+        {module, Mod} -> beamtalk_store:module_loaded(Mod, Bin);
         {error, on_load_failure} ->
             Key = {beamtalk_load_error, Mod},
             case persistent_term:get(Key, undefined) of

@@ -173,6 +173,8 @@ print_dictionary(M) ->
              || {K, V} <- maps:to_list(M)],
     iolist_to_binary(["#{", join(lists:sort(Pairs), <<", ">>), "}"]).
 
+print_tagged('DeadObject', #{was := Was}) ->
+    Was;
 print_tagged('Regex', V) ->
     beamtalk_prim_regex:'printString'(V);
 print_tagged('DateTime', V) ->

@@ -106,4 +106,5 @@ reload(#{reloads := N, errors := Errs0} = W, Modules, Errors) ->
     W#{reloads => N + 1, errors => Errs, last => Text}.
 
 tell_peer(Roots) ->
+    beamtalk_store:watches_changed(lists:sort(maps:keys(Roots))),
     beamtalk_compiler_peer:send_watch(lists:sort(maps:keys(Roots))).

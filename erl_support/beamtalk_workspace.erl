@@ -102,7 +102,7 @@ init(Opts) ->
              started = erlang:monotonic_time(millisecond),
              max_heap = beamtalk_evaluator:max_heap_words(maps:get(max_heap_mb, Opts, default)),
              idle_ms = maps:get(idle_ms, Opts, infinity)},
-    {ok, schedule_idle(St)}.
+    {ok, schedule_idle(restored(St))}.
 
 handle_call({attach, Client, SessionName}, _From, St0) ->
     Others = length([P || {P, N} <- maps:values(St0#st.clients),
@@ -138,6 +138,7 @@ handle_call({bindings, SessionName}, _From, St) ->
     {reply, {ok, Pairs}, St1};
 handle_call({clear, SessionName}, _From, St) ->
     {S, St1} = session(SessionName, St),
+    beamtalk_store:session_cleared(SessionName),
     {reply, ok, put_session(S#session{bindings = #{}}, St1)};
 handle_call({class_info, Names}, _From, St) ->
     {reply, {ok, class_info(Names)}, St};
@@ -230,6 +231,12 @@ terminate(_Reason, _St) -> ok.
 code_change(_Old, St, _Extra) -> {ok, St}.
 
 %%% Sessions
+
+%% The sessions and the input-module counter of the last run (beamtalk_restore).
+restored(St) ->
+    Sessions = maps:map(fun(Name, B) -> #session{name = Name, bindings = B, io = beamtalk_io:start()} end,
+                        beamtalk_restore:sessions()),
+    St#st{sessions = Sessions, counter = beamtalk_restore:module_counter()}.
 
 session(Name, St) ->
     case maps:find(Name, St#st.sessions) of
@@ -426,6 +433,8 @@ finish(#session{running = #run{ref = Ref, mon = Mon, from = {_, Tag}, timer = Ti
     _ = ClientMon =/= undefined andalso erlang:demonitor(ClientMon, [flush]),
     _ = Timer =/= undefined andalso erlang:cancel_timer(Timer),
     flush_done(Ref),
+    %% Durable before the user sees the reply (beamtalk_store).
+    beamtalk_store:evaluation_done(S#session.name, S#session.bindings),
     Names = lists:sort(maps:keys(S#session.bindings)),
     Reply0 = case Outcome of
                  {ok, Text} -> {ok, Text, Names};

@@ -10,17 +10,19 @@ bt_as_root() {
 }
 
 # TLS distribution (`beamtalk workspace start --tls`, `repl --credentials`)
-# needs OTP's ssl application and what it stands on.
-BT_ERLANG_PACKAGES="erlang-base erlang-eunit erlang-ssl erlang-crypto erlang-public-key erlang-asn1"
+# needs OTP's ssl application and what it stands on; Mnesia keeps a
+# workspace's durable state (erl_support/beamtalk_store.erl).
+BT_ERLANG_PACKAGES="erlang-base erlang-eunit erlang-ssl erlang-crypto erlang-public-key erlang-asn1 erlang-mnesia"
 
-bt_has_erlang_ssl() {   # without starting erl: a glob in the installation's lib/
+bt_has_erlang_libs() {   # without starting erl: a glob in the installation's lib/
   local root
   root="$(dirname "$(readlink -f "$(command -v erl)")")/.."
-  compgen -G "$root/lib/ssl-*" >/dev/null && compgen -G "$root/lib/public_key-*" >/dev/null
+  compgen -G "$root/lib/ssl-*" >/dev/null && compgen -G "$root/lib/public_key-*" >/dev/null \
+    && compgen -G "$root/lib/mnesia-*" >/dev/null
 }
 
 bt_ensure_erlang() {
-  if command -v erl >/dev/null 2>&1 && command -v erlc >/dev/null 2>&1 && bt_has_erlang_ssl; then
+  if command -v erl >/dev/null 2>&1 && command -v erlc >/dev/null 2>&1 && bt_has_erlang_libs; then
     return 0
   fi
   if ! command -v apt-get >/dev/null 2>&1; then

@@ -30,12 +30,14 @@ class NodeInfo:
     node: str
     os_pid: int
     started: int
+    restored: str = ""   # what the node brought back from its store (beamtalk_restore)
 
 
 def read_node_info(ws: WorkspacePaths) -> NodeInfo | None:
     try:
         data = json.loads(ws.node_info.read_text())
-        return NodeInfo(data["node"], int(data["os_pid"]), int(data["started"]))
+        return NodeInfo(data["node"], int(data["os_pid"]), int(data["started"]),
+                        str(data.get("restored", "")))
     except (OSError, ValueError, KeyError):
         return None
 
@@ -233,3 +235,29 @@ def wait_stopped(ws: WorkspacePaths, timeout: float = 10.0) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+def store_dir(ws: WorkspacePaths) -> Path:
+    """Where the node keeps its durable state (Mnesia, see beamtalk_store.erl)."""
+    return ws.dir / "store"
+
+
+def store_size(ws: WorkspacePaths) -> int:
+    """Bytes the store takes on disk (0 when there is none)."""
+    d = store_dir(ws)
+    if not d.is_dir():
+        return 0
+    return sum(p.stat().st_size for p in d.rglob("*") if p.is_file())
+
+
+def reset_store(ws: WorkspacePaths) -> bool:
+    """Drop the durable state of a stopped workspace. True if there was one."""
+    import shutil
+
+    if running_info(ws) is not None:
+        raise WorkspaceError(f"Workspace '{ws.id}' is running; stop it first (reset does so itself).")
+    d = store_dir(ws)
+    if not d.exists():
+        return False
+    shutil.rmtree(d)
+    return True

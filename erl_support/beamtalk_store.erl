@@ -1,0 +1,316 @@
+%% @doc The workspace's durable state (DESIGN D12, issue 14): Mnesia with
+%% disc copies in `<workspace dir>/store`.
+%%
+%% Why Mnesia and not DETS: one evaluation changes several things at once
+%% (the session's bindings, the input module its closures need, the classes
+%% it defined, Workspace globals).  A Mnesia transaction writes them as one
+%% record in its transaction log, so a node killed at any moment comes back
+%% with all of an evaluation or none of it.  DETS has no multi-table
+%% transactions and a DETS file that was open when the node died has to be
+%% repaired (a scan that drops what was not flushed), with no guarantee
+%% that what survives is a consistent cut.  Mnesia needs a stable node name,
+%% which a workspace has (`beamtalk_<id>@localhost`).
+%%
+%% When things are written: the workspace server calls evaluation_done/2
+%% before it sends a reply, so a reply the user saw is on disk (the log is
+%% synced after each commit).  Changes made outside an evaluation (a watched
+%% file reloaded, `beamtalk:load/1`) are committed a moment after they
+%% happen.  Hooks elsewhere only note what changed (module_loaded/2,
+%% class_changed/1, watches_changed/1); this process decides what to write.
+%%
+%% Tables (all `{Key, Value}` records): bt_meta (schema version, writer),
+%% bt_binding ({Session, Name}), bt_class (Name => {Seq, Entry, ClassVars}),
+%% bt_module (Module => beam binary: the input and class modules closures
+%% refer to), bt_global (Workspace bind:as:), bt_watch (Path), bt_change
+%% (pending source changes, beamtalk_changes).
+-module(beamtalk_store).
+-behaviour(gen_server).
+
+-export([open/1, state/0, status/0, evaluation_done/2, session_cleared/1,
+         module_loaded/2, class_changed/1, watches_changed/1,
+         read_all/1, put_change/2, delete_change/1, changes/0, seed/2]).
+-export([init/1, handle_call/3, handle_cast/2, handle_info/2, terminate/2,
+         code_change/3]).
+
+-define(SERVER, ?MODULE).
+-define(VERSION, 1).
+-define(PENDING, beamtalk_store_pending).   % {module, Mod} => Bin | {class, Name}
+-define(TABLES, [bt_meta, bt_binding, bt_class, bt_module, bt_global, bt_watch, bt_change]).
+-define(POKE_MS, 100).
+
+-record(st, {dir, last = #{} :: #{binary() => map()}, globals = #{} :: map(),
+             seq = 0, poke = undefined}).
+
+%%% API
+
+%% @doc Open (or create) the store in Dir/store and start the store
+%% process.  Answers `ok`, or `{off, Text}` when the store cannot be used
+%% (written by another version, unreadable): the workspace then runs
+%% without durability and says why.
+open(Dir) ->
+    StoreDir = filename:join(Dir, "store"),
+    Result = try do_open(StoreDir)
+             catch C:R -> {off, iolist_to_binary(io_lib:format(
+                                   "The workspace store ~ts cannot be opened (~tp:~tp); "
+                                   "this workspace runs without durable state. "
+                                   "`beamtalk workspace reset` starts a new store.",
+                                   [StoreDir, C, R]))}
+             end,
+    persistent_term:put(?MODULE, case Result of ok -> on; {off, T} -> {off, T} end),
+    {ok, _} = gen_server:start({local, ?SERVER}, ?MODULE, StoreDir, []),
+    Result.
+
+%% @doc `on` or `{off, Why}`.
+state() -> persistent_term:get(?MODULE, {off, <<"not opened">>}).
+
+on() -> state() =:= on.
+
+%% @doc What `beamtalk workspace status` shows: the state and the size on disk.
+status() ->
+    Dir = gen_server:call(?SERVER, dir),
+    Size = filelib:fold_files(Dir, ".*", true, fun(F, Acc) -> Acc + filelib:file_size(F) end, 0),
+    #{state => case state() of on -> on; {off, T} -> T end,
+      bytes => Size, dir => unicode:characters_to_binary(Dir),
+      pending_changes => length(changes())}.
+
+%% @doc Called by the workspace server before each reply: commit the
+%% session's bindings with whatever changed during the evaluation.
+evaluation_done(Session, Bindings) ->
+    case on() of
+        true ->
+            %% A store that fails must never take the workspace server with it.
+            try gen_server:call(?SERVER, {commit, Session, Bindings}, infinity)
+            catch C:R ->
+                    logger:warning("beamtalk store: not written (~tp:~tp)", [C, R]),
+                    {error, R}
+            end;
+        false -> ok
+    end.
+
+session_cleared(Session) -> evaluation_done(Session, #{}).
+
+%% @doc A module was loaded whose funs may outlive the evaluation (an input
+%% that makes closures, a class module): keep its binary for a restart.
+module_loaded(Mod, Bin) ->
+    case scratch(atom_to_binary(Mod, utf8)) of
+        true -> ok;      % a session's scratch module: it makes no funs
+        false -> note({module, Mod}, Bin)
+    end.
+
+scratch(<<"bt@repl@e", Digits/binary>>) ->
+    not (Digits =/= <<>> andalso lists:all(fun(C) -> C >= $0 andalso C =< $9 end,
+                                           binary_to_list(Digits)));
+scratch(<<"bt@repl@", _/binary>>) -> true;
+scratch(_) -> false.
+
+%% @doc A class was (re)defined, changed or removed.
+class_changed(Name) when is_atom(Name) ->
+    note({class, Name}, true);
+class_changed(_) -> ok.
+
+%% @doc The watched roots changed (beamtalk_watch).
+watches_changed(Roots) ->
+    note(watches, Roots).
+
+note(Key, Value) ->
+    case on() of
+        true ->
+            ets:insert(?PENDING, {Key, Value}),
+            gen_server:cast(?SERVER, poke);
+        false -> ok
+    end,
+    ok.
+
+%% @doc Everything stored, for beamtalk_restore: #{Table => [{Key, Value}]}.
+read_all(_Opts) ->
+    case on() of
+        false -> #{};
+        true -> maps:from_list([{T, [{K, V} || {_, K, V} <- ets:tab2list(T)]} || T <- ?TABLES])
+    end.
+
+%% @doc Tell the store what a restored session holds (no write needed).
+seed(Session, Bindings) -> gen_server:call(?SERVER, {seed, Session, Bindings}).
+
+%% Pending source changes (beamtalk_changes) are durable too.
+put_change(Id, Change) -> write_one(bt_change, Id, Change).
+delete_change(Id) -> write_one(bt_change, Id, '$delete').
+changes() ->
+    case on() of
+        true -> lists:sort([{K, V} || {_, K, V} <- ets:tab2list(bt_change)]);
+        false -> []
+    end.
+
+write_one(Tab, Key, Value) ->
+    case on() of
+        true -> gen_server:call(?SERVER, {write_one, Tab, Key, Value}, infinity);
+        false -> ok
+    end.
+
+%%% Opening
+
+do_open(StoreDir) ->
+    ok = filelib:ensure_dir(filename:join(StoreDir, "x")),
+    application:load(mnesia),
+    ok = application:set_env(mnesia, dir, StoreDir),
+    %% Keep the log small so a restart replays little.
+    application:set_env(mnesia, dump_log_write_threshold, 5000),
+    Fresh = not filelib:is_file(filename:join(StoreDir, "schema.DAT")),
+    Fresh andalso (ok = mnesia:create_schema([node()])),
+    ok = mnesia:start(),
+    case Fresh of
+        true ->
+            [{atomic, ok} = mnesia:create_table(T, [{disc_copies, [node()]},
+                                                    {attributes, [key, value]}])
+             || T <- ?TABLES],
+            {atomic, ok} = mnesia:transaction(fun() ->
+                                                      mnesia:write({bt_meta, schema_version, ?VERSION}),
+                                                      mnesia:write({bt_meta, created, erlang:system_time(second)})
+                                              end),
+            ok;
+        false ->
+            case mnesia:wait_for_tables([bt_meta], 30000) of
+                ok -> check_version(StoreDir);
+                Other -> {off, iolist_to_binary(io_lib:format(
+                                "The workspace store ~ts could not be loaded (~tp). "
+                                "`beamtalk workspace reset` starts a new store.", [StoreDir, Other]))}
+            end
+    end.
+
+check_version(StoreDir) ->
+    Version = case mnesia:dirty_read(bt_meta, schema_version) of
+                  [{_, _, V}] -> V;
+                  _ -> unknown
+              end,
+    case Version of
+        ?VERSION ->
+            ok = mnesia:wait_for_tables(?TABLES, 60000),
+            ok;
+        _ ->
+            mnesia:stop(),
+            {off, iolist_to_binary(io_lib:format(
+                    "The workspace store ~ts was written by another version of beamtalk_ws "
+                    "(store format ~tp; this version reads format ~b). Its data were not read "
+                    "and are left as they are; this workspace runs without durable state. Use the beamtalk "
+                    "that wrote it, or `beamtalk workspace reset` to start a new store.",
+                    [StoreDir, Version, ?VERSION]))}
+    end.
+
+%%% gen_server
+
+init(StoreDir) ->
+    ets:new(?PENDING, [named_table, public, set]),
+    {ok, #st{dir = StoreDir, globals = user_globals()}}.
+
+handle_call(dir, _From, St) ->
+    {reply, St#st.dir, St};
+handle_call({seed, Session, Bindings}, _From, St) ->
+    {reply, ok, St#st{last = maps:put(Session, Bindings, St#st.last)}};
+handle_call({commit, Session, Bindings}, _From, St) ->
+    {Reply, St1} = commit(Session, Bindings, St),
+    {reply, Reply, St1};
+handle_call({write_one, Tab, Key, Value}, _From, St) ->
+    Reply = transaction(fun() ->
+                                case Value of
+                                    '$delete' -> mnesia:delete({Tab, Key});
+                                    _ -> mnesia:write({Tab, Key, Value})
+                                end
+                        end),
+    {reply, Reply, St};
+handle_call(_Other, _From, St) ->
+    {reply, {error, unknown_request}, St}.
+
+handle_cast(poke, #st{poke = undefined} = St) ->
+    {noreply, St#st{poke = erlang:send_after(?POKE_MS, self(), commit_pending)}};
+handle_cast(_Msg, St) ->
+    {noreply, St}.
+
+handle_info(commit_pending, St) ->
+    {_, St1} = commit(none, none, St#st{poke = undefined}),
+    {noreply, St1};
+handle_info(_Msg, St) ->
+    {noreply, St}.
+
+terminate(_Reason, _St) -> ok.
+code_change(_Old, St, _Extra) -> {ok, St}.
+
+%%% Committing
+
+%% One transaction: the session's changed bindings, the modules and classes
+%% noted since the last commit, the Workspace globals if they changed.
+commit(Session, Bindings, St) ->
+    Pending = ets:tab2list(?PENDING),
+    Globals = user_globals(),
+    Old = case Session of
+              none -> none;
+              _ -> maps:get(Session, St#st.last, #{})
+          end,
+    BindingOps = binding_ops(Session, Old, Bindings),
+    GlobalOps = case Globals =:= St#st.globals of
+                    true -> [];
+                    false -> diff_ops(bt_global, St#st.globals, Globals)
+                end,
+    {PendingOps, Seq} = pending_ops(Pending, St#st.seq),
+    case BindingOps ++ GlobalOps ++ PendingOps of
+        [] -> {ok, St};
+        Ops ->
+            Reply = transaction(fun() -> lists:foreach(fun apply_op/1, Ops) end),
+            [ets:delete_object(?PENDING, P) || P <- Pending],
+            Last = case Session of
+                       none -> St#st.last;
+                       _ -> maps:put(Session, Bindings, St#st.last)
+                   end,
+            {Reply, St#st{last = Last, globals = Globals, seq = Seq}}
+    end.
+
+transaction(F) ->
+    case mnesia:transaction(F) of
+        {atomic, _} ->
+            %% The commit is in the log; make sure it left this process's
+            %% buffers (a kill -9 must not lose a reply the user saw).
+            mnesia:sync_log(),
+            ok;
+        {aborted, Why} ->
+            logger:warning("beamtalk store: a commit failed: ~tp", [Why]),
+            {error, Why}
+    end.
+
+apply_op({write, Tab, K, V}) -> mnesia:write({Tab, K, V});
+apply_op({delete, Tab, K}) -> mnesia:delete({Tab, K}).
+
+binding_ops(none, _, _) -> [];
+binding_ops(_, Same, Same) -> [];
+binding_ops(Session, Old, New) ->
+    [{write, bt_binding, {Session, K}, V} || {K, V} <- maps:to_list(New),
+                                             maps:get(K, Old, '$bt_none') =/= V]
+        ++ [{delete, bt_binding, {Session, K}} || K <- maps:keys(Old), not maps:is_key(K, New)].
+
+diff_ops(Tab, Old, New) ->
+    [{write, Tab, K, V} || {K, V} <- maps:to_list(New), maps:get(K, Old, '$bt_none') =/= V]
+        ++ [{delete, Tab, K} || K <- maps:keys(Old), not maps:is_key(K, New)].
+
+pending_ops(Pending, Seq0) ->
+    lists:foldl(fun({{module, Mod}, Bin}, {Acc, Seq}) ->
+                        {[{write, bt_module, Mod, Bin} | Acc], Seq};
+                   ({{class, Name}, _}, {Acc, Seq}) ->
+                        {[class_op(Name, erlang:system_time(microsecond)) | Acc], Seq};
+                   ({watches, Roots}, {Acc, Seq}) ->
+                        Old = [K || {_, K, _} <- ets:tab2list(bt_watch)],
+                        {[{delete, bt_watch, R} || R <- Old, not lists:member(R, Roots)]
+                         ++ [{write, bt_watch, R, true} || R <- Roots] ++ Acc, Seq}
+                end, {[], Seq0}, Pending).
+
+%% A user class is stored with its description (its funs need the modules
+%% kept in bt_module) and its class variables; stdlib classes never are.
+class_op(Name, Seq) ->
+    case beamtalk_class:entry(Name) of
+        #{stdlib := true} -> {delete, bt_class, Name};
+        #{protected := true} -> {delete, bt_class, Name};
+        #{pid := Pid} = E ->
+            Vars = try gen_server:call(Pid, class_vars) catch _:_ -> #{} end,
+            {write, bt_class, Name, {Seq, maps:without([pid, protected], E), Vars}};
+        _ -> {delete, bt_class, Name}
+    end.
+
+user_globals() ->
+    Sys = beamtalk_singletons:names(),
+    maps:filter(fun(K, _) -> not lists:member(K, Sys) end, beamtalk_class:globals()).
