@@ -150,6 +150,9 @@ write_one(Tab, Key, Value) ->
 
 do_open(StoreDir) ->
     ok = filelib:ensure_dir(filename:join(StoreDir, "x")),
+    %% Private whatever the umask (bindings may hold secrets): Mnesia's files
+    %% inherit nothing from a directory others could read.
+    ok = file:change_mode(StoreDir, 8#700),
     application:load(mnesia),
     ok = application:set_env(mnesia, dir, StoreDir),
     %% Keep the log small so a restart replays little.
