@@ -179,8 +179,13 @@ class JsonRepl:
             self._start_pushes()
             who = (f"{self.node_info.node} (OS pid {self.node_info.os_pid})" if self.node_info
                    else new.ws.node_name)
-            return text + (f"\nConnected to a new node {who}: the bindings and actors of the old one "
-                           "are gone; send the request again.")
+            # The new node restored what the old one had stored (durable state):
+            # bindings, classes and globals up to the last completed evaluation;
+            # live processes (actors) are gone.
+            kept = (f" {self.node_info.restored}; live actors and processes of the old one are gone"
+                    if self.node_info and self.node_info.restored else
+                    ": the bindings and actors of the old one are gone")
+            return text + f"\nConnected to a new node {who}{kept}; send the request again."
 
     async def _default_reopen(self):
         from .attach import idle_timeout_from, open_client
