@@ -89,6 +89,9 @@ init(top) ->
            restart => permanent, type => supervisor},
          #{id => beamtalk_transcript,
            start => {beamtalk_transcript, start_link, []},
+           restart => permanent, type => worker},
+         #{id => beamtalk_code_pool,
+           start => {beamtalk_code_pool, start_link, []},
            restart => permanent, type => worker}],
     {ok, {#{strategy => one_for_one, intensity => 100, period => 1}, Children}};
 init(class_sup) ->
