@@ -54,6 +54,8 @@ ensure_started() ->
             %% supervisor's report about it out of the node log.
             _ = logger:add_primary_filter(beamtalk_actor_exits,
                                           {fun ?MODULE:drop_actor_exit_reports/2, []}),
+            %% Failed handshakes from strangers: a bounded number of lines.
+            ok = beamtalk_dist_guard:install(),
             case supervisor:start_link({local, ?TOP}, ?MODULE, top) of
                 {ok, Pid} -> unlink(Pid), ok;
                 {error, {already_started, _}} -> ok
