@@ -54,6 +54,8 @@ ensure_started() ->
             %% supervisor's report about it out of the node log.
             _ = logger:add_primary_filter(beamtalk_actor_exits,
                                           {fun ?MODULE:drop_actor_exit_reports/2, []}),
+            %% Failed handshakes from strangers: a bounded number of lines.
+            ok = beamtalk_dist_guard:install(),
             case supervisor:start_link({local, ?TOP}, ?MODULE, top) of
                 {ok, Pid} -> unlink(Pid), ok;
                 {error, {already_started, _}} -> ok
@@ -89,6 +91,9 @@ init(top) ->
            restart => permanent, type => supervisor},
          #{id => beamtalk_transcript,
            start => {beamtalk_transcript, start_link, []},
+           restart => permanent, type => worker},
+         #{id => beamtalk_code_pool,
+           start => {beamtalk_code_pool, start_link, []},
            restart => permanent, type => worker}],
     {ok, {#{strategy => one_for_one, intensity => 100, period => 1}, Children}};
 init(class_sup) ->

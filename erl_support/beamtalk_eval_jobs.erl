@@ -21,12 +21,21 @@ job(#{tests := Which} = Req, _Mod, _Bindings) ->
     fun() -> run_tests(Which, Strict) end;
 job(#{forms := Forms}, Mod, Bindings) -> fun() -> evaluate(Mod, Forms, Bindings) end.
 
+%% An input that makes funs (`unique`) runs in a module lent by
+%% beamtalk_code_pool for this input only; any other in the session's
+%% scratch module.
+evaluate(unique, Forms, Bindings) ->
+    Mod = beamtalk_code_pool:checkout(),
+    try evaluate(Mod, Forms, Bindings)
+    after beamtalk_code_pool:release(Mod)
+    end;
 evaluate(Mod, Forms, Bindings) ->
     case compile_forms(Mod, Forms) of
         {ok, Bin} ->
             _ = code:purge(Mod),
             case code:load_binary(Mod, "beamtalk_repl", Bin) of
                 {module, Mod} ->
+                    beamtalk_code_pool:loaded(Mod, Bin),
                     beamtalk_store:module_loaded(Mod, Bin),
                     run(Mod, Bindings);
                 {error, What} ->

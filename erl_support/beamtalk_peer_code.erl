@@ -32,35 +32,34 @@ load_modules(Modules) ->
     end.
 
 %% @doc Run the forms of one input (a module exporting eval/1) in a fresh
-%% scope.  An input that makes funs gets a module of its own that stays
-%% loaded (its closures may live on in classes or actors); any other is
-%% dropped once it has answered.  Answers `{ok, Value}` or `{error, Text}`.
-run_input(Forms, MakesFuns) ->
-    Mod = list_to_atom("bt@peer@e" ++ integer_to_list(erlang:unique_integer([positive]))),
+%% scope, in a module lent by beamtalk_code_pool: its code stays while any
+%% fun it made is alive (in classes, actors, ...) and the name is reused
+%% after, so calls to `beamtalk:eval/1` do not grow the atom table.
+%% Answers `{ok, Value}` or `{error, Text}`.
+run_input(Forms, _MakesFuns) ->
+    Mod = beamtalk_code_pool:checkout(),
+    try run_in(Mod, Forms)
+    after beamtalk_code_pool:release(Mod)
+    end.
+
+run_in(Mod, Forms) ->
     case compile_forms(Mod, Forms) of
         {error, Text} -> {error, Text};
         {ok, Bin} ->
             case code:load_binary(Mod, "beamtalk_peer", Bin) of
                 {module, Mod} ->
-                    put({bt_peer_code, Mod}, Bin),
+                    beamtalk_code_pool:loaded(Mod, Bin),
+                    %% kept for a restart: its funs may live on in classes or actors
+                    beamtalk_store:module_loaded(Mod, Bin),
                     try Mod:eval(#{}) of
-                        {Value, _Bindings} -> drop(Mod, MakesFuns), {ok, Value}
+                        {Value, _Bindings} -> {ok, Value}
                     catch
-                        C:R:S ->
-                            drop(Mod, MakesFuns),
-                            {error, beamtalk_errors:format(beamtalk_errors:wrap(C, R, S))}
+                        C:R:S -> {error, beamtalk_errors:format(beamtalk_errors:wrap(C, R, S))}
                     end;
                 {error, What} ->
                     {error, iolist_to_binary(io_lib:format("Cannot load ~ts: ~tp", [Mod, What]))}
             end
     end.
-
-drop(Mod, true) -> beamtalk_store:module_loaded(Mod, code_of(Mod));
-drop(Mod, false) ->
-    _ = code_of(Mod),
-    _ = code:delete(Mod),
-    _ = code:purge(Mod),
-    ok.
 
 compile_forms(Mod, [{attribute, A, module, _} | Rest]) ->
     case compile:forms([{attribute, A, module, Mod} | Rest], ?OPTS) of
@@ -72,8 +71,6 @@ compile_forms(Mod, [{attribute, A, module, _} | Rest]) ->
     end;
 compile_forms(_Mod, _Forms) ->
     {error, <<"Internal compiler error: the forms do not start with a module attribute">>}.
-
-code_of(Mod) -> erase({bt_peer_code, Mod}).
 
 load_one(Mod, Bin) ->
     _ = code:purge(Mod),

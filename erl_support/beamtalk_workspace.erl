@@ -14,9 +14,10 @@
 %%
 %% Why two kinds of module: an input that creates no funs is compiled into the
 %% session's scratch module, reloaded for every such input, so the atom table
-%% does not grow per input.  An input that creates funs gets a module of its
-%% own that is never purged, so closures stored in bindings, actor state or
-%% classes keep working after any number of later inputs.
+%% does not grow per input.  An input that creates funs runs in a module
+%% lent by beamtalk_code_pool, which keeps that code alive while any of its
+%% funs exists (closures stored in bindings, actor state or classes keep
+%% working after any number of later inputs) and reuses the name after.
 %%
 %% Requests (gen_server calls): `{attach, Client, Session}` (the reply's
 %% info has `other_clients`), `{binding_names, Session}`,
@@ -67,7 +68,6 @@
              started :: integer(),
              sessions = #{} :: #{binary() => #session{}},
              clients = #{} :: #{reference() => {pid(), binary()}},
-             counter = 0 :: non_neg_integer(),
              max_heap = 0 :: non_neg_integer(),   % words, 0 = no limit
              idle_ms = infinity :: infinity | pos_integer(),
              idle_timer = undefined}).
@@ -310,9 +310,7 @@ module_for(Session, scratch, St) ->
 module_for(_Session, none, St) ->
     {none, St};
 module_for(_Session, unique, St) ->
-    N = St#st.counter + 1,
-    {binary_to_atom(<<"bt@repl@e", (integer_to_binary(N))/binary>>, utf8),
-     St#st{counter = N}}.
+    {unique, St}.
 
 %% Kill what runs the session's request (interrupt, timeout, requester
 %% gone).  Killing the evaluator ends its process state: what it held is
