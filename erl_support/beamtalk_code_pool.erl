@@ -188,10 +188,14 @@ release_unused(Mod, St) ->
         error -> St
     end.
 
-%% Collect the processes that ran inputs (and the workspace server), then
+%% Collect the processes that ran inputs (and the workspace server and the
+%% store), then
 %% give back every waiting name whose funs are all gone.
 collect(St0) ->
-    Procs = lists:usort([P || P <- [whereis(beamtalk_workspace) | St0#st.recent],
+    %% The store keeps the last bindings it wrote (beamtalk_store): its old
+    %% copies are garbage to collect like the workspace server's.
+    Procs = lists:usort([P || P <- [whereis(beamtalk_workspace), whereis(beamtalk_store)
+                                    | St0#st.recent],
                               is_pid(P), is_process_alive(P)]),
     [catch erlang:garbage_collect(P) || P <- Procs],
     St = lists:foldl(fun release_unused/2, St0, maps:keys(St0#st.pending)),

@@ -16,7 +16,7 @@
 %% <0.123.0>)`.  A class object comes back as the live class of that name.
 -module(beamtalk_restore).
 
--export([restore_code/0, sessions/0, watches/0, module_counter/0, revive/1,
+-export([restore_code/0, sessions/0, watches/0, revive/1,
          summary_text/1]).
 
 -define(DEAD, 'DeadObject').
@@ -42,6 +42,7 @@ restore_code() ->
 
 input_module(M) ->
     case atom_to_binary(M, utf8) of
+        <<"bt@in@", _/binary>> -> true;      % lent by beamtalk_code_pool
         <<"bt@repl@", _/binary>> -> true;
         <<"bt@peer@", _/binary>> -> true;
         _ -> false
@@ -85,21 +86,6 @@ watches() ->
 
 %% @doc The highest N of a stored input module `bt@repl@eN`: the workspace
 %% numbers new ones after it, so a restored module is never replaced.
-module_counter() ->
-    case beamtalk_store:state() of
-        on ->
-            lists:max([0 | [N || {M, _} <- maps:get(bt_module, beamtalk_store:read_all(#{}), []),
-                                 N <- [counter_of(M)], is_integer(N)]]);
-        _ -> 0
-    end.
-
-counter_of(M) ->
-    case atom_to_binary(M, utf8) of
-        <<"bt@repl@e", Digits/binary>> ->
-            try binary_to_integer(Digits) catch _:_ -> none end;
-        _ -> none
-    end.
-
 %% @doc `Restored 12 bindings, 3 classes, 1 global, 1 watch`.
 summary_text(#{bindings := B, classes := C, globals := G, watches := W}) ->
     Parts = [plural(B, "binding"), plural(C, "class"), plural(G, "global"), plural(W, "watch")],

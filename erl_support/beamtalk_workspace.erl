@@ -232,11 +232,12 @@ code_change(_Old, St, _Extra) -> {ok, St}.
 
 %%% Sessions
 
-%% The sessions and the input-module counter of the last run (beamtalk_restore).
+%% The sessions of the last run (beamtalk_restore).  Restored input modules
+%% keep their names: beamtalk_code_pool never lends a name that has code.
 restored(St) ->
     Sessions = maps:map(fun(Name, B) -> #session{name = Name, bindings = B, io = beamtalk_io:start()} end,
                         beamtalk_restore:sessions()),
-    St#st{sessions = Sessions, counter = beamtalk_restore:module_counter()}.
+    St#st{sessions = Sessions}.
 
 session(Name, St) ->
     case maps:find(Name, St#st.sessions) of
