@@ -234,3 +234,57 @@ async def test_a_flush_is_not_reloaded_by_a_watch(pkg):
         assert await ok(repl, "(Erlang beamtalk watches) first at: #reloads") == "1"
     finally:
         await c.close()
+
+
+async def test_a_class_typed_again_changes_only_what_differs(pkg):
+    root, ws = pkg
+    path = root / "src" / "counter.bt"
+    before = path.read_text()
+    c, repl = await session(ws)
+    try:
+        await load_src(repl, root)
+        await ok(repl, "/// Counts.\nActor subclass: Counter\n  state: n = 0\n\n  /// One more.\n"
+                       "  bump => self.n := self.n + 2\n  count => self.n\n  class zero => 0")
+        assert await ok(repl, ":changes") == "1. Counter (class definition) -> src/counter.bt"
+        await ok(repl, ":flush")
+        after = path.read_text()
+        diff = [d for d in difflib.ndiff(before.splitlines(), after.splitlines()) if d[:1] in "+-"]
+        assert diff == ["-   bump => self.n := self.n + 1", "+   bump => self.n := self.n + 2"], diff
+    finally:
+        await c.close()
+
+
+async def test_a_class_builder_class_without_source_is_listed_and_refused(pkg):
+    root, ws = pkg
+    c, repl = await session(ws)
+    try:
+        await load_src(repl, root)
+        await ok(repl, "Object classBuilder name: #Dog; addMethod: #speak body: [:me | 1]; register")
+        listing = await ok(repl, ":changes")
+        assert listing == ("1. Dog (class definition) -> src/dog.bt "
+                           "[no source: built with ClassBuilder; flush cannot write it]"), listing
+        out = await run(repl, ":flush")
+        assert "Dog was built with ClassBuilder and has no source to write" in out, out
+        assert not (root / "src" / "dog.bt").exists()
+        await ok(repl, "Workspace revert: 1")
+        assert await ok(repl, ":changes") == "No pending changes."
+    finally:
+        await c.close()
+
+
+def test_no_package_no_changes(bt_home, tmp_path):
+    """Outside a package nothing is pending: the REPL is a scratchpad."""
+    ws = paths.resolve("wb-nopkg-" + uuid.uuid4().hex[:8])
+    launcher.start(ws, idle_timeout=None, cwd=tmp_path)
+    try:
+        async def go():
+            c, repl = await session(ws)
+            try:
+                await ok(repl, "Object subclass: Loose\n  hi => 1")
+                assert await ok(repl, ":changes") == "No pending changes."
+                assert await ok(repl, ":flush") == "No pending changes."
+            finally:
+                await c.close()
+        asyncio.run(go())
+    finally:
+        launcher.kill(ws)

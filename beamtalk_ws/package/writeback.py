@@ -203,9 +203,12 @@ def _edit_header(text: str, new, c: Change, filename: str) -> str:
     end = _header_end(text, old)
     if [line.rstrip() for line in ct.lines[start:end]] != [line.rstrip() for line in new_header]:
         ct.lines[start:end] = [line if line.endswith("\n") else line + "\n" for line in new_header]
-    if (old.doc or None) != (new.doc or None):
+    # The REPL's class source starts at its header: the doc comment typed
+    # above it comes with the change (the description's doc).
+    doc = c.doc or new.doc
+    if (old.doc or None) != (doc or None):
         doc_start = ct._doc_start(start)
-        ct.lines[doc_start:start] = _doc_lines(new.doc, "")
+        ct.lines[doc_start:start] = _doc_lines(doc, "")
     return ct.result()
 
 
