@@ -20,7 +20,7 @@ OutputCallback = Callable[[str], None]
 
 _FIRST_WORD = re.compile(r"([a-z][a-z-]*)(?![A-Za-z0-9_:])(.*)", re.S)
 COMMAND_WORDS = ("load", "reload", "help", "exit", "quit", "clear", "bindings", "test", "show-codegen",
-                 "emit", "sessions", "workspace", "changes", "flush")
+                 "emit", "sessions", "workspace")
 
 HELP = """\
 Beamtalk REPL commands:
