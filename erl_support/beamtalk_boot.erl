@@ -34,6 +34,8 @@ start() ->
     %% globals before the workspace server, whose init takes the bindings.
     StoreOpen = beamtalk_store:open(Dir),
     Code = beamtalk_restore:restore_code(),
+    %% From here on a class changed at the REPL is a pending source change.
+    beamtalk_changes:enable(),
     {ok, _} = beamtalk_workspace:start(#{id => list_to_binary(Id),
                                          dir => list_to_binary(Dir),
                                          idle_ms => IdleMs,

@@ -530,7 +530,9 @@ init({class, Name, Desc, Vars}) ->
 
 handle_call(Req, _From, #reg{} = St) ->
     Reply = try registry_call(Req) of
-                R0 -> beamtalk_store:class_changed(changed_class(Req)), R0
+                R0 -> beamtalk_store:class_changed(changed_class(Req)),
+                      beamtalk_changes:noted(Req),
+                      R0
             catch
                 error:#{?CK := _} = Ex -> {error, Ex};
                 C:R:S ->

@@ -5,7 +5,8 @@
 -export(['actors'/2, 'actorAt:'/3, 'actorsOf:'/3, 'classes'/2, 'testClasses'/2,
          'globals'/2, 'load:'/3, 'test'/2, 'test:'/3, 'bind:as:'/4, 'unbind:'/3,
          'class current'/1, 'class current:'/2, 'watch:'/3, 'unwatch:'/3,
-         'watches'/2, 'nodes'/2, 'connect:'/3]).
+         'watches'/2, 'nodes'/2, 'connect:'/3,
+         'changes'/2, 'changesReport'/2, 'flush'/2, 'revert:'/3]).
 
 %% @doc `Workspace nodes`, `Workspace connect: #'app@host'` (beamtalk_cluster).
 'nodes'(_Self, S) -> {beamtalk_cluster:nodes(), S}.
@@ -73,6 +74,23 @@ user_class(N) ->
 'watch:'(_Self, S, Path) -> {beamtalk_live:watch(Path), S}.
 'unwatch:'(_Self, S, Path) -> {beamtalk_live:unwatch(Path), S}.
 'watches'(_Self, S) -> {beamtalk_live:watches(), S}.
+
+%% Pending source changes of a package (beamtalk_changes).
+'changes'(_Self, S) ->
+    {[maps:without([time, base_hash, package], C) || C <- beamtalk_changes:list()], S}.
+'changesReport'(_Self, S) -> {beamtalk_changes:report(), S}.
+'flush'(_Self, S) ->
+    case beamtalk_changes:flush() of
+        {ok, Text} -> {Text, S};
+        {error, Text} ->
+            beamtalk_exception:raise(runtime_error, 'WorkspaceInterface', flush, Text,
+                                     <<"Workspace changes lists what is still pending">>)
+    end.
+'revert:'(_Self, S, Change) ->
+    case beamtalk_changes:revert(Change) of
+        ok -> {nil, S};
+        {error, Text} -> beamtalk_exception:raise(runtime_error, 'WorkspaceInterface', 'revert:', Text, nil)
+    end.
 
 'test'(_Self, S) -> {beamtalk_prim_test_runner:'class runAll'('TestRunner'), S}.
 'test:'(_Self, S, Cls) -> {beamtalk_prim_test_runner:'class run:'('TestRunner', Cls), S}.

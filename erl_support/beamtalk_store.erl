@@ -71,7 +71,7 @@ status() ->
     Size = filelib:fold_files(Dir, ".*", true, fun(F, Acc) -> Acc + filelib:file_size(F) end, 0),
     #{state => case state() of on -> on; {off, T} -> T end,
       bytes => Size, dir => unicode:characters_to_binary(Dir),
-      pending_changes => length(changes())}.
+      pending_changes => length([K || {K, _} <- changes(), is_integer(K)])}.
 
 %% @doc Called by the workspace server before each reply: commit the
 %% session's bindings with whatever changed during the evaluation.

@@ -23,10 +23,12 @@ from beamtalk_ws.workspace.paths import WorkspacePaths
 
 from .compiling import Compiler
 from .watching import Watches
+from .writing import flush as write_changes
 
 OWNER = Atom("beamtalk_compiler_peer")
 COMPILE = Atom("compile")
 WATCH = Atom("watch")
+WRITEBACK = Atom("writeback")
 
 
 def _stdin_closed(loop: asyncio.AbstractEventLoop, done: asyncio.Event) -> None:
@@ -67,6 +69,8 @@ async def serve(node_name: str, cookie_file: str, workspace_dir: str) -> int:
                 if isinstance(op, tuple) and op[:1] == (WATCH,):
                     await watches.ensure([_text(r) for r in op[1]])
                     reply = Atom("ok")
+                elif isinstance(op, tuple) and op[:1] == (WRITEBACK,):
+                    reply = _writeback(op[1], watches)
                 else:
                     reply = await compiler.handle(op)
                 mbox.send(OWNER, (Atom("compiled"), ref, reply))
@@ -87,6 +91,16 @@ async def serve(node_name: str, cookie_file: str, workspace_dir: str) -> int:
                 raise exc
         await node.close()
     return 0
+
+
+def _writeback(terms, watches: Watches):
+    try:
+        return write_changes(terms, watches.live_hashes)
+    except Exception as e:  # noqa: BLE001 - one failed flush, not a dead peer
+        import traceback
+
+        traceback.print_exc(file=sys.stderr)
+        return (Atom("error"), f"Internal error while writing the changes: {type(e).__name__}: {e}".encode())
 
 
 def _text(b) -> str:

@@ -14,6 +14,7 @@ the node's `beamtalk_watch` loads what compiled and reports what did not.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import sys
 import traceback
 from pathlib import Path
@@ -38,6 +39,9 @@ class Watches:
         self.roots: list[Path] = []
         self._task: asyncio.Task | None = None
         self._ready = asyncio.Event()
+        #: file → SHA-256 of the content a flush wrote (already live): a
+        #: change event for a file that still has it is not reloaded.
+        self.live_hashes: dict[Path, str] = {}
 
     def set(self, roots: list[str]) -> None:
         wanted = sorted(Path(r) for r in roots)
@@ -97,13 +101,22 @@ class Watches:
         except Exception:  # noqa: BLE001 - reported in the node's log; the watch is retried by a re-watch
             traceback.print_exc(file=sys.stderr)
 
+    def _is_live(self, f: Path) -> bool:
+        want = self.live_hashes.get(f.resolve())
+        if want is None:
+            return False
+        try:
+            return hashlib.sha256(f.read_bytes()).hexdigest() == want
+        except OSError:
+            return False
+
     async def reload(self, changed: set[Path]) -> None:
         """Compile the changed files that still exist, per root, and hand the
         result to the node."""
         by_root: dict[Path, list[Path]] = {}
         for f in sorted(changed):
             root = self.owner(f)
-            if root is not None and f.is_file():
+            if root is not None and f.is_file() and not self._is_live(f):
                 by_root.setdefault(root, []).append(f)
         for root, files in by_root.items():
             try:

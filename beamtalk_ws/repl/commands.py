@@ -37,6 +37,8 @@ async def extra_command(repl, word: str, arg: str) -> Outcome | None:
         return await workspace(repl)
     if word in ("watch", "w"):
         return await watch(repl, arg)
+    if word in ("changes", "flush"):
+        return await pending_changes(repl, word)
     if word == "detach":
         from .remote_cmd import detach_command
         return await detach_command(repl, arg)
@@ -93,6 +95,20 @@ async def watch(repl, arg: str, stop_hint: str = ":watch off stops it") -> Outco
     if first is not None:
         return Outcome(first.ok, first.text + "\n" + note, kind=first.kind, warnings=first.warnings)
     return Outcome(True, note)
+
+
+# ---------------------------------------------------------------- :changes, :flush
+
+async def pending_changes(repl, word: str) -> Outcome:
+    """`:changes` lists a package's pending source changes, `:flush` writes
+    them (`Workspace changesReport` / `Workspace flush` on the node, which
+    asks its compiler peer to edit the files)."""
+    expr = "Workspace changesReport" if word == "changes" else "Workspace flush"
+    out = await repl.evaluate_code(expr)
+    text = out.text
+    if out.ok and len(text) >= 2 and text[0] == text[-1] == '"':
+        text = text[1:-1].replace('""', '"')
+    return Outcome(out.ok, text, kind=out.kind if not out.ok else "ok", notice=out.notice)
 
 
 # ---------------------------------------------------------------- :help

@@ -38,6 +38,8 @@ Beamtalk REPL commands:
   :reload Class      reload one class from its source file
   :watch [PATH|off]  the workspace reloads every save: the package's src/,
                      PATH, or the last :load path (outlives this REPL)
+  :changes           in a package: classes changed here, not yet in src/
+  :flush             write those changes to their src/ files
   :test, :t [Class]  run the tests of every TestCase subclass (or of one)
   :quit, :q, :exit   leave the REPL (the workspace keeps running)
 Type a Beamtalk expression to evaluate it on the workspace node, e.g. x := 3 + 4"""
