@@ -143,6 +143,8 @@ class ExprGen:
             return F.atom(name, line)
         if name in ctx.env:
             return ctx.env[name]
+        if name in ctx.boxed:
+            return body.bind(F.call("erlang", "get", [ctx.boxed[name]], line), line, hint="N")
         if ctx.repl is not None and name in ctx.repl.bound:
             v = body.bind(F.call("beamtalk_workspace", "lookup",
                                  [F.atom(name, line), F.var(ctx.repl.bindings_var, line)], line),
@@ -159,7 +161,7 @@ class ExprGen:
         if ctx.repl is None:
             return
         for name in names:
-            if name not in ctx.env and name in ctx.repl.bound:
+            if name not in ctx.env and name not in ctx.boxed and name in ctx.repl.bound:
                 self.gen_Variable(ast.Variable(name, span=ast.Span(0, 0, line, 1)), body, ctx)
 
     def gen_GlobalRef(self, node, body, ctx):
@@ -202,6 +204,9 @@ class ExprGen:
     def gen_Assignment(self, node, body, ctx):
         line = line_of(node)
         target = node.target
+        if isinstance(target, ast.Variable) and target.name not in ctx.env and (
+                target.name in ctx.boxed or ctx.scope is not None and target.name in ctx.scope.names):
+            return self.cells.assign_boxed(target.name, self.gen(node.value, body, ctx), body, ctx, line)
         stored = self.cells.stored_block(node, body, ctx) if isinstance(target, ast.Variable) else None
         value = stored if stored is not None else self.gen(node.value, body, ctx)
         if isinstance(target, ast.Variable):
@@ -265,20 +270,22 @@ class ExprGen:
         from .units import nlr_wrap
 
         line = line_of(node)
-        self.makes_funs = True
-        inner = ctx.block()
-        params = self.block_params(node, inner, line)
-        fbody = body.child()
         if own_return:
             token = F.var(self.fresh("NlrToken"), line)
-            fbody.add(F.match(token, F.call("erlang", "make_ref", [], line), line))
-            inner.nlr_token = token
-            tbody = fbody.child()
-            tbody.add(self.statements(node.body, tbody, inner))
-            fbody.add(nlr_wrap(tbody.exprs, token, line))
-        else:
+
+            def build(inner, fbody):
+                inner.nlr_token = token
+                tbody = fbody.child()
+                tbody.add(self.statements(node.body, tbody, inner))
+                fbody.add(nlr_wrap(tbody.exprs, token, line))
+
+            return self.cells.closure(node, body, ctx, build,
+                                      prologue=[F.match(token, F.call("erlang", "make_ref", [], line), line)])
+
+        def plain(inner, fbody):
             fbody.add(self.statements(node.body, fbody, inner))
-        return F.fun([F.clause(params, [], fbody.exprs, line)], line)
+
+        return self.cells.closure(node, body, ctx, plain)
 
     def block_params(self, node, inner, line) -> list:
         """Fresh variables for a block's parameters, bound in its scope."""
