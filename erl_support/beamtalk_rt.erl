@@ -1,7 +1,8 @@
 %% @doc Small runtime helpers that generated code calls where no single
 %% Erlang operation expresses the Beamtalk meaning.
 -module(beamtalk_rt).
--export([concat/2, array_from_list/1, association/2, out_of_bounds/4, elements/1, cell/2, cell_run/2]).
+-export([concat/2, array_from_list/1, association/2, out_of_bounds/4, elements/1, cell/2, cell_run/2,
+         state_kept/4]).
 
 %% @doc `a ++ b`: list append for lists, binary concatenation for strings.
 concat(A, B) when is_list(A) -> A ++ B;
@@ -68,4 +69,23 @@ cell_run(Caps, Fun) ->
                 _ = [erlang:erase(Ref) || Ref <- Refs],
                 _ = [erlang:erase(Key) || {Key, _} <- Dead]
             end
+    end.
+
+%% @doc A message to self inside a closure that cannot hand the actor's state
+%% back (a block given to a message to self, a stored block, a block run by
+%% another process): the state it answers must be the one the block started
+%% from, or the change would be silently lost.  Raises a clear error instead.
+state_kept(Self, Before, After, Selector) ->
+    case After =:= Before of
+        true ->
+            ok;
+        false ->
+            Sel = atom_to_binary(Selector, utf8),
+            beamtalk_exception:raise(
+              runtime_error, beamtalk_send:class_name(Self), Selector,
+              <<"'", Sel/binary, "' sent to self inside a block changed the actor's state, "
+                "and that change would be lost: the block runs while another method "
+                "(or another process) holds the actor's state">>,
+              <<"assign a method temporary in the block and send '", Sel/binary,
+                "' after the message that runs the block">>)
     end.

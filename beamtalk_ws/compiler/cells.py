@@ -84,7 +84,7 @@ class Cells:
         run `make(values)`, the call, with the cell filled around it; answer
         None when no part threads a variable.
 
-        With `pair` the call is an actor's message to itself, answering
+        With `pair` (its selector) the call is an actor's message to itself, answering
         `{Result, State}`: the called method holds the actor's state while the
         blocks run, so they may not assign fields (the state they would hand
         back would lose the method's own changes, or the other way round)."""
@@ -136,7 +136,7 @@ class Cells:
             if ctx.repl is not None and not ctx.in_block:
                 ctx.repl.note(name)
         if pair:
-            return gen.threaded_state_call(result, body, ctx, line)
+            return gen.threaded_state_call(result, body, ctx, line, pair)
         return result
 
     def cell_block(self, block, key, captured, w, body, ctx):

@@ -371,7 +371,7 @@ class ExprGen:
             raise GenError("respondsTo: expects a symbol literal", node.arguments[0])
         if is_self(recv_node) and ctx.method is not None and ctx.method.is_actor_instance:
             celled = self.cells.call(argument_nodes(node), body, ctx, line, lambda values: self.self_send_form(
-                selector, values, ctx, line), pair=True)
+                selector, values, ctx, line), pair=selector)
             if celled is not None:
                 return celled
             args = self.arguments(node, body, ctx)
@@ -415,16 +415,21 @@ class ExprGen:
                                       F.list_(args, None, line)], line)
 
     def actor_self_send(self, selector, args, body, ctx, line):
-        return self.threaded_state_call(self.self_send_form(selector, args, ctx, line), body, ctx, line)
+        return self.threaded_state_call(self.self_send_form(selector, args, ctx, line), body, ctx, line,
+                                        selector)
 
-    def threaded_state_call(self, call, body, ctx, line):
-        """Bind `{Result, State1}` from an actor-style call; State1 becomes the state."""
+    def threaded_state_call(self, call, body, ctx, line, selector=None):
+        """Bind `{Result, State1}` from an actor-style call; State1 becomes the
+        state.  In a closure that cannot hand the state back, a changed state
+        is a runtime error rather than a silently lost change."""
         pair = body.bind(call, line)
         result = F.var(self.fresh("R"), line)
         state = F.var(self.fresh("S"), line)
         body.add(F.match(F.tuple_([result, state], line), pair, line))
         if not ctx.in_block or ctx.threads_state:
             ctx.env[STATE] = state
+        elif selector is not None:
+            body.add(rt(R.STATE_KEPT, [ctx.env["self"], ctx.env[STATE], state, F.atom(selector, line)], line))
         return result
 
     def super_send(self, node, args, body, ctx):
@@ -445,12 +450,12 @@ class ExprGen:
                                      F.atom(selector, line), F.list_(values, None, line)], line)
 
         if args is None:
-            celled = self.cells.call(argument_nodes(node), body, ctx, line, form, pair=m.is_actor_instance)
+            celled = self.cells.call(argument_nodes(node), body, ctx, line, form, pair=m.is_actor_instance and selector)
             if celled is not None:
                 return celled
             args = self.arguments(node, body, ctx)
         if m.is_actor_instance:
-            return self.threaded_state_call(form(args), body, ctx, line)
+            return self.threaded_state_call(form(args), body, ctx, line, selector)
         return body.bind(form(args), line)
 
     def gen_Cascade(self, node, body, ctx):
@@ -464,7 +469,7 @@ class ExprGen:
                 raise GenError(f"Binary selectors cannot be used in cascades (found {msg.selector})", msg)
             celled = None if msg.selector in METHOD_BODY_ARGUMENT else self.cells.call(
                 list(msg.arguments), body, ctx, line,
-                self.cascade_form(msg.selector, receiver, ctx, line, actor_self), pair=actor_self)
+                self.cascade_form(msg.selector, receiver, ctx, line, actor_self), pair=actor_self and msg.selector)
             if celled is not None:
                 value = celled
                 continue

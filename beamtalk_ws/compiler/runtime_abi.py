@@ -80,6 +80,7 @@ CONCAT = ("beamtalk_rt", "concat")
 ARRAY_FROM_LIST = ("beamtalk_rt", "array_from_list")
 ELEMENTS = ("beamtalk_rt", "elements")            # elements(Collection) -> the list `do:` visits
 CELL = ("beamtalk_rt", "cell")                    # cell(Key, Default) -> the threaded values of a cell block
+STATE_KEPT = ("beamtalk_rt", "state_kept")        # state_kept(Self, State0, State1, Selector): error if they differ
 CELL_RUN = ("beamtalk_rt", "cell_run")            # cell_run([{{Ref, Name}, Captured}], Fun) -> Fun()
 ASSOCIATION = ("beamtalk_rt", "association")      # association(Key, Value)
 MISSING_FIELD = ("beamtalk_object", "missing_field")  # missing_field(Name, Value): a field read that found no key
