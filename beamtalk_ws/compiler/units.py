@@ -82,9 +82,12 @@ def compile_repl_statements(items, bound: frozenset[str], source: str = "", file
                     break
     except GenError as e:
         raise CompileError([e.diagnostic()], source, filename) from None
-    if repl.assigned:
+    # A name assigned only inside a branch of an inlined conditional is not
+    # defined after it (as in a method): it does not become a binding.
+    saved = [n for n in repl.assigned if n in ctx.env or n in ctx.boxed]
+    if saved:
         new_bindings = F.map_update(F.var("Bindings0", line),
-                                    [(F.atom(n, line), binding_value(n, ctx, line)) for n in repl.assigned], line)
+                                    [(F.atom(n, line), binding_value(n, ctx, line)) for n in saved], line)
     else:
         new_bindings = F.var("Bindings0", line)
     body.add(F.tuple_([result, new_bindings], line))
