@@ -1,7 +1,8 @@
 %% @doc Small runtime helpers that generated code calls where no single
 %% Erlang operation expresses the Beamtalk meaning.
 -module(beamtalk_rt).
--export([concat/2, array_from_list/1, association/2, out_of_bounds/4, elements/1, cell/2]).
+-export([concat/2, array_from_list/1, association/2, out_of_bounds/4, elements/1, cell/2, cell_run/2,
+         state_kept/4]).
 
 %% @doc `a ++ b`: list append for lists, binary concatenation for strings.
 concat(A, B) when is_list(A) -> A ++ B;
@@ -44,4 +45,47 @@ cell(Key, Default) ->
     case erlang:get(Key) of
         undefined -> Default;
         W -> W
+    end.
+
+%% @doc Run the body of a closure that uses variables living in cells
+%% (compiler/cells.py).  `Caps` pairs each cell key `{Ref, Name}` with the
+%% value the variable had when the closure was made.  While the activation
+%% that owns `Ref` is live in this process the closure reads and writes the
+%% cell itself.  Otherwise (another process, or the activation has returned)
+%% the closure starts from the captured values and its assignments last for
+%% this run only: the entries are erased when the run ends, however it ends,
+%% so nothing accumulates in the process dictionary.
+cell_run(Caps, Fun) ->
+    case [C || {{Ref, _}, _} = C <- Caps, erlang:get(Ref) =:= undefined] of
+        [] ->
+            Fun();
+        Dead ->
+            Refs = lists:usort([Ref || {{Ref, _}, _} <- Dead]),
+            _ = [erlang:put(Ref, true) || Ref <- Refs],
+            _ = [erlang:put(Key, Value) || {Key, Value} <- Dead],
+            try
+                Fun()
+            after
+                _ = [erlang:erase(Ref) || Ref <- Refs],
+                _ = [erlang:erase(Key) || {Key, _} <- Dead]
+            end
+    end.
+
+%% @doc A message to self inside a closure that cannot hand the actor's state
+%% back (a block given to a message to self, a stored block, a block run by
+%% another process): the state it answers must be the one the block started
+%% from, or the change would be silently lost.  Raises a clear error instead.
+state_kept(Self, Before, After, Selector) ->
+    case After =:= Before of
+        true ->
+            ok;
+        false ->
+            Sel = atom_to_binary(Selector, utf8),
+            beamtalk_exception:raise(
+              runtime_error, beamtalk_send:class_name(Self), Selector,
+              <<"'", Sel/binary, "' sent to self inside a block changed the actor's state, "
+                "and that change would be lost: the block runs while another method "
+                "(or another process) holds the actor's state">>,
+              <<"assign a method temporary in the block and send '", Sel/binary,
+                "' after the message that runs the block">>)
     end.

@@ -33,7 +33,7 @@ from beamtalk_ws.syntax import ast
 from . import forms as F
 from . import runtime_abi as R
 from .codegen import GenError, line_of, rt
-from .context import STATE
+from .context import STATE, Scope
 
 
 class Cells:
@@ -84,7 +84,7 @@ class Cells:
         run `make(values)`, the call, with the cell filled around it; answer
         None when no part threads a variable.
 
-        With `pair` the call is an actor's message to itself, answering
+        With `pair` (its selector) the call is an actor's message to itself, answering
         `{Result, State}`: the called method holds the actor's state while the
         blocks run, so they may not assign fields (the state they would hand
         back would lose the method's own changes, or the other way round)."""
@@ -136,25 +136,107 @@ class Cells:
             if ctx.repl is not None and not ctx.in_block:
                 ctx.repl.note(name)
         if pair:
-            return gen.threaded_state_call(result, body, ctx, line)
+            return gen.threaded_state_call(result, body, ctx, line, pair)
         return result
 
     def cell_block(self, block, key, captured, w, body, ctx):
         line = line_of(block)
         gen = self.gen
+
+        def build(inner, fbody):
+            inner.threads_state = STATE in w
+            start = [F.var(gen.fresh("W"), line) for _ in w]
+            fbody.add(F.match(F.tuple_(start, line), rt(R.CELL, [key, captured], line), line))
+            for name, var in zip(w, start):
+                inner.env[name] = var
+            value = gen.statements(block.body, fbody, inner)
+            value = fbody.bind(value, line)
+            fbody.add(F.call("erlang", "put", [key, F.tuple_([inner.env[n] for n in w], line)], line))
+            fbody.add(value)
+
+        return self.closure(block, body, ctx, build)
+
+    # -- variables that live in cells for a whole activation ------------------------
+    def closure(self, block, body, ctx, build, prologue=()):
+        """The fun for a literal block that stays a closure.  `build(inner,
+        fbody)` fills its body.  The block's own temporaries that closures
+        inside it assign get cells of their own (`open_scope`); when the block
+        uses variables living in cells of an enclosing activation, its body
+        runs under `beamtalk_rt:cell_run/2` with the values they have now."""
+        line = line_of(block)
+        gen = self.gen
+        gen.makes_funs = True
         inner = ctx.block()
-        inner.threads_state = STATE in w
         params = gen.block_params(block, inner, line)
         fbody = body.child()
-        start = [F.var(gen.fresh("W"), line) for _ in w]
-        fbody.add(F.match(F.tuple_(start, line), rt(R.CELL, [key, captured], line), line))
-        for name, var in zip(w, start):
-            inner.env[name] = var
-        value = gen.statements(block.body, fbody, inner)
-        value = fbody.bind(value, line)
-        fbody.add(F.call("erlang", "put", [key, F.tuple_([inner.env[n] for n in w], line)], line))
-        fbody.add(value)
-        return F.fun([F.clause(params, [], fbody.exprs, line)], line)
+        for form in prologue:
+            fbody.add(form)
+        setup = self.open_scope(block.body, fbody, inner, line)
+        build(inner, fbody)
+        exprs = self.close_scope(inner.scope, setup, fbody.exprs, line)
+        used = uses_boxed(block, ctx)
+        if used:
+            caps = F.list_([F.tuple_([ctx.boxed[n], F.call("erlang", "get", [ctx.boxed[n]], line)], line)
+                            for n in used], None, line)
+            caps = body.bind(caps, line, hint="Caps")
+            exprs = [rt(R.CELL_RUN, [caps, F.fun([F.clause([], [], exprs, line)], line)], line)]
+        return F.fun([F.clause(params, [], exprs, line)], line)
+
+    def open_scope(self, stmts, body, ctx, line, bound=frozenset()):
+        """Give the temporaries of an activation that closures assign a cell
+        each; answer the set-up expressions (the caller puts them first), or
+        [] when there are none.  `bound` are REPL bindings: those a closure
+        assigns live in a cell from the start of the input."""
+        from .control import scope_names
+
+        level, inner = scope_names(stmts)
+        names = sorted(n for n in inner & (level | bound)
+                       if n != "self" and n not in ctx.env and n not in ctx.boxed)
+        if not names:
+            return []
+        gen = self.gen
+        ref = F.var(gen.fresh("CellRef"), line)
+        setup = [F.match(ref, F.call("erlang", "make_ref", [], line), line),
+                 F.call("erlang", "put", [ref, F.atom("true", line)], line)]
+        keys = {}
+        for n in names:
+            k = F.var(gen.fresh("Cell"), line)
+            setup.append(F.match(k, F.tuple_([ref, F.atom(n, line)], line), line))
+            keys[n] = k
+        ctx.scope = Scope(ref, frozenset(names), keys)
+        for n in names:
+            if n in bound:
+                lookup = F.call("beamtalk_workspace", "lookup",
+                                [F.atom(n, line), F.var(ctx.repl.bindings_var, line)], line)
+                setup.append(F.call("erlang", "put", [keys[n], lookup], line))
+                ctx.boxed[n] = keys[n]
+                ctx.repl.note(n)
+        return setup
+
+    @staticmethod
+    def close_scope(scope, setup, exprs, line) -> list:
+        """`Setup, try Exprs after <erase the activation's cells> end`."""
+        if scope is None or not setup:
+            return exprs
+        erase = [F.call("erlang", "erase", [scope.ref], line)]
+        erase += [F.call("erlang", "erase", [k], line) for k in scope.keys.values()]
+        return list(setup) + [F.try_(exprs, [], [], erase, line)]
+
+    def assign_boxed(self, name, value, body, ctx, line):
+        """`n := V` for a variable living in a cell; answers None when `name`
+        is an ordinary variable here."""
+        if name in ctx.env:
+            return None
+        key = ctx.boxed.get(name)
+        if key is None:
+            if ctx.scope is None or name not in ctx.scope.names:
+                return None
+            key = ctx.boxed[name] = ctx.scope.keys[name]
+        var = body.bind(value, line, hint="V")
+        body.add(F.call("erlang", "put", [key, var], line))
+        if ctx.repl is not None and not ctx.in_block:
+            ctx.repl.note(name)
+        return var
 
 
 def assigned_outer(block, ctx) -> list:
@@ -167,6 +249,20 @@ def assigned_outer(block, ctx) -> list:
     if "self" in names and STATE in ctx.env:
         out.append(STATE)
     return out
+
+
+def uses_boxed(block, ctx) -> list:
+    """Variables living in cells of enclosing activations that `block` (or a
+    block inside it) reads or assigns, sorted."""
+    if not ctx.boxed:
+        return []
+    names = set()
+    for sub in block.walk():
+        if isinstance(sub, ast.Variable):
+            names.add(sub.name)
+        elif isinstance(sub, ast.Assignment) and isinstance(sub.target, ast.Variable):
+            names.add(sub.target.name)
+    return sorted(n for n in names if n in ctx.boxed and n not in ctx.env)
 
 
 def first_field_assignment(blocks):

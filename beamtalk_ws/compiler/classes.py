@@ -123,6 +123,7 @@ class ClassGen:
             return self.primitive_fun(m, params, line)
         ctx = Ctx(env, method=info)
         body = Body(counter)
+        setup = self.gen.cells.open_scope(m.body, body, ctx, line)
         token = None
         if needs_nlr(m.body):
             token = F.var(counter.fresh("Nlr"), line)
@@ -137,6 +138,7 @@ class ClassGen:
         if token is not None:
             exprs = [F.match(token, F.call("erlang", "make_ref", [], line), line),
                      nlr_wrap(exprs, token, line, actor)]
+        exprs = self.gen.cells.close_scope(ctx.scope, setup, exprs, line)
         return F.fun([F.clause(params, [], exprs, line)], line)
 
     def primitive_fun(self, m: ast.MethodDef, params, line: int):

@@ -143,6 +143,8 @@ class ExprGen:
             return F.atom(name, line)
         if name in ctx.env:
             return ctx.env[name]
+        if name in ctx.boxed:
+            return body.bind(F.call("erlang", "get", [ctx.boxed[name]], line), line, hint="N")
         if ctx.repl is not None and name in ctx.repl.bound:
             v = body.bind(F.call("beamtalk_workspace", "lookup",
                                  [F.atom(name, line), F.var(ctx.repl.bindings_var, line)], line),
@@ -159,7 +161,7 @@ class ExprGen:
         if ctx.repl is None:
             return
         for name in names:
-            if name not in ctx.env and name in ctx.repl.bound:
+            if name not in ctx.env and name not in ctx.boxed and name in ctx.repl.bound:
                 self.gen_Variable(ast.Variable(name, span=ast.Span(0, 0, line, 1)), body, ctx)
 
     def gen_GlobalRef(self, node, body, ctx):
@@ -202,6 +204,9 @@ class ExprGen:
     def gen_Assignment(self, node, body, ctx):
         line = line_of(node)
         target = node.target
+        if isinstance(target, ast.Variable) and target.name not in ctx.env and (
+                target.name in ctx.boxed or ctx.scope is not None and target.name in ctx.scope.names):
+            return self.cells.assign_boxed(target.name, self.gen(node.value, body, ctx), body, ctx, line)
         stored = self.cells.stored_block(node, body, ctx) if isinstance(target, ast.Variable) else None
         value = stored if stored is not None else self.gen(node.value, body, ctx)
         if isinstance(target, ast.Variable):
@@ -265,20 +270,22 @@ class ExprGen:
         from .units import nlr_wrap
 
         line = line_of(node)
-        self.makes_funs = True
-        inner = ctx.block()
-        params = self.block_params(node, inner, line)
-        fbody = body.child()
         if own_return:
             token = F.var(self.fresh("NlrToken"), line)
-            fbody.add(F.match(token, F.call("erlang", "make_ref", [], line), line))
-            inner.nlr_token = token
-            tbody = fbody.child()
-            tbody.add(self.statements(node.body, tbody, inner))
-            fbody.add(nlr_wrap(tbody.exprs, token, line))
-        else:
+
+            def build(inner, fbody):
+                inner.nlr_token = token
+                tbody = fbody.child()
+                tbody.add(self.statements(node.body, tbody, inner))
+                fbody.add(nlr_wrap(tbody.exprs, token, line))
+
+            return self.cells.closure(node, body, ctx, build,
+                                      prologue=[F.match(token, F.call("erlang", "make_ref", [], line), line)])
+
+        def plain(inner, fbody):
             fbody.add(self.statements(node.body, fbody, inner))
-        return F.fun([F.clause(params, [], fbody.exprs, line)], line)
+
+        return self.cells.closure(node, body, ctx, plain)
 
     def block_params(self, node, inner, line) -> list:
         """Fresh variables for a block's parameters, bound in its scope."""
@@ -364,7 +371,7 @@ class ExprGen:
             raise GenError("respondsTo: expects a symbol literal", node.arguments[0])
         if is_self(recv_node) and ctx.method is not None and ctx.method.is_actor_instance:
             celled = self.cells.call(argument_nodes(node), body, ctx, line, lambda values: self.self_send_form(
-                selector, values, ctx, line), pair=True)
+                selector, values, ctx, line), pair=selector)
             if celled is not None:
                 return celled
             args = self.arguments(node, body, ctx)
@@ -408,16 +415,21 @@ class ExprGen:
                                       F.list_(args, None, line)], line)
 
     def actor_self_send(self, selector, args, body, ctx, line):
-        return self.threaded_state_call(self.self_send_form(selector, args, ctx, line), body, ctx, line)
+        return self.threaded_state_call(self.self_send_form(selector, args, ctx, line), body, ctx, line,
+                                        selector)
 
-    def threaded_state_call(self, call, body, ctx, line):
-        """Bind `{Result, State1}` from an actor-style call; State1 becomes the state."""
+    def threaded_state_call(self, call, body, ctx, line, selector=None):
+        """Bind `{Result, State1}` from an actor-style call; State1 becomes the
+        state.  In a closure that cannot hand the state back, a changed state
+        is a runtime error rather than a silently lost change."""
         pair = body.bind(call, line)
         result = F.var(self.fresh("R"), line)
         state = F.var(self.fresh("S"), line)
         body.add(F.match(F.tuple_([result, state], line), pair, line))
         if not ctx.in_block or ctx.threads_state:
             ctx.env[STATE] = state
+        elif selector is not None:
+            body.add(rt(R.STATE_KEPT, [ctx.env["self"], ctx.env[STATE], state, F.atom(selector, line)], line))
         return result
 
     def super_send(self, node, args, body, ctx):
@@ -438,12 +450,12 @@ class ExprGen:
                                      F.atom(selector, line), F.list_(values, None, line)], line)
 
         if args is None:
-            celled = self.cells.call(argument_nodes(node), body, ctx, line, form, pair=m.is_actor_instance)
+            celled = self.cells.call(argument_nodes(node), body, ctx, line, form, pair=m.is_actor_instance and selector)
             if celled is not None:
                 return celled
             args = self.arguments(node, body, ctx)
         if m.is_actor_instance:
-            return self.threaded_state_call(form(args), body, ctx, line)
+            return self.threaded_state_call(form(args), body, ctx, line, selector)
         return body.bind(form(args), line)
 
     def gen_Cascade(self, node, body, ctx):
@@ -457,7 +469,7 @@ class ExprGen:
                 raise GenError(f"Binary selectors cannot be used in cascades (found {msg.selector})", msg)
             celled = None if msg.selector in METHOD_BODY_ARGUMENT else self.cells.call(
                 list(msg.arguments), body, ctx, line,
-                self.cascade_form(msg.selector, receiver, ctx, line, actor_self), pair=actor_self)
+                self.cascade_form(msg.selector, receiver, ctx, line, actor_self), pair=actor_self and msg.selector)
             if celled is not None:
                 value = celled
                 continue

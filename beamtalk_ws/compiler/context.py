@@ -85,15 +85,29 @@ class Ctx:
     nlr_token: tuple | None = None  # for `^` inside blocks at REPL top level or in methods
     inlined: bool = False           # inside an inlined control-structure block
     threads_state: bool = False     # inside a cell block (the actor state goes back through its cell)
+    boxed: dict = field(default_factory=dict)  # name -> key form of a variable living in a cell (cells.py)
+    scope: "Scope | None" = None    # the activation whose variables this code may box
 
     def fork(self) -> "Ctx":
         """A branch of an inlined control structure."""
         return Ctx(dict(self.env), self.method, self.in_block, self.repl, self.nlr_token, True,
-                   self.threads_state)
+                   self.threads_state, dict(self.boxed), self.scope)
 
     def block(self) -> "Ctx":
         """The body of a real closure."""
-        return Ctx(dict(self.env), self.method, True, self.repl, self.nlr_token, False)
+        return Ctx(dict(self.env), self.method, True, self.repl, self.nlr_token, False,
+                   False, dict(self.boxed))
+
+
+@dataclass
+class Scope:
+    """One activation (method, REPL input or closure body) whose temporaries
+    assigned inside closures live in cells: `Ref` marks the activation live in
+    its process dictionary; variable `n` lives under `{Ref, n}`."""
+
+    ref: tuple
+    names: frozenset
+    keys: dict
 
 
 @dataclass

@@ -51,38 +51,15 @@ class Inliner:
 
     # -- entry --------------------------------------------------------------------
     def try_inline(self, node, body, ctx):
-        if isinstance(node, ast.UnarySend):
-            if node.selector in UNARY_LOOPS and _is_block(node.receiver, 0):
-                return self.loop_unary(node, body, ctx)
+        handler = inline_handler(node)
+        if handler is None:
             return None
-        sel = node.selector
-        args = node.arguments
-        if sel in CONDITIONALS:
-            if sel in ("ifNotNil:",):
-                ok = _is_block(args[0]) and len(args[0].parameters) <= 1
-            elif sel in ("ifNil:ifNotNil:",):
-                ok = _is_block(args[0], 0) and _is_block(args[1]) and len(args[1].parameters) <= 1
-            elif sel in ("ifNotNil:ifNil:",):
-                ok = _is_block(args[0]) and len(args[0].parameters) <= 1 and _is_block(args[1], 0)
-            else:
-                ok = all(_is_block(a, 0) for a in args)
-            return self.conditional(node, body, ctx) if ok else None
-        if sel in ("whileTrue:", "whileFalse:") and _is_block(node.receiver, 0) and _is_block(args[0], 0):
-            return self.while_loop(node, body, ctx)
-        if sel == "timesRepeat:" and _is_block(args[0], 0):
-            return self.times_repeat(node, body, ctx)
-        if sel == "to:do:" and _is_block(args[1], 1):
-            return self.to_do(node, body, ctx, None, args[1])
-        if sel == "to:by:do:" and _is_block(args[2], 1):
+        if handler == "to_do":
+            args = node.arguments
+            if node.selector == "to:do:":
+                return self.to_do(node, body, ctx, None, args[1])
             return self.to_do(node, body, ctx, args[1], args[2])
-        if sel == "do:" and _is_block(args[0], 1):
-            return self.do_list(node, body, ctx)
-        if sel == "on:do:" and _is_block(node.receiver, 0) and _is_block(args[1]) and len(args[1].parameters) <= 1:
-            return self.protected(node, body, ctx)
-        # ensure: / ifCurtailed: are not inlined: as sends with cell blocks
-        # (cells.py) the cleanup starts from the protected block's final
-        # values and its own assignments are visible afterwards.
-        return None
+        return getattr(self, handler)(node, body, ctx)
 
     # -- threading ------------------------------------------------------------------
     def threaded(self, nodes, body, ctx, line) -> list:
@@ -364,3 +341,66 @@ def ctx_with(lctx, w, wparams):
     for n, v in zip(w, wparams):
         c.env[n] = v
     return c
+
+
+def inline_handler(node) -> str | None:
+    """The name of the Inliner method that inlines `node`, or None when it is
+    an ordinary send.  One decision shared by the generator and by
+    `scope_names`, which must agree on which literal blocks stay closures."""
+    if isinstance(node, ast.UnarySend):
+        if node.selector in UNARY_LOOPS and _is_block(node.receiver, 0):
+            return "loop_unary"
+        return None
+    if not isinstance(node, ast.KeywordSend):
+        return None
+    sel = node.selector
+    args = node.arguments
+    if sel in CONDITIONALS:
+        if sel in ("ifNotNil:",):
+            ok = _is_block(args[0]) and len(args[0].parameters) <= 1
+        elif sel in ("ifNil:ifNotNil:",):
+            ok = _is_block(args[0], 0) and _is_block(args[1]) and len(args[1].parameters) <= 1
+        elif sel in ("ifNotNil:ifNil:",):
+            ok = _is_block(args[0]) and len(args[0].parameters) <= 1 and _is_block(args[1], 0)
+        else:
+            ok = all(_is_block(a, 0) for a in args)
+        return "conditional" if ok else None
+    if sel in ("whileTrue:", "whileFalse:") and _is_block(node.receiver, 0) and _is_block(args[0], 0):
+        return "while_loop"
+    if sel == "timesRepeat:" and _is_block(args[0], 0):
+        return "times_repeat"
+    if sel == "to:do:" and _is_block(args[1], 1):
+        return "to_do"
+    if sel == "to:by:do:" and _is_block(args[2], 1):
+        return "to_do"
+    if sel == "do:" and _is_block(args[0], 1):
+        return "do_list"
+    if sel == "on:do:" and _is_block(node.receiver, 0) and _is_block(args[1]) and len(args[1].parameters) <= 1:
+        return "protected"
+    # ensure: / ifCurtailed: are not inlined: their blocks are closures whose
+    # assignments reach the method through its cells (cells.py).
+    return None
+
+
+def scope_names(stmts) -> tuple[set, set]:
+    """(names assigned at this scope's own level, names assigned inside the
+    closures it makes).  The blocks of inlined control structures belong to
+    the scope's own level; every other literal block is a closure."""
+    level: set = set()
+    inner: set = set()
+    stack = list(stmts)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Block):
+            inner |= assigned_names([n])
+            continue
+        if isinstance(n, ast.Assignment) and isinstance(n.target, ast.Variable):
+            level.add(n.target.name)
+        handler = inline_handler(n) if isinstance(n, (ast.UnarySend, ast.KeywordSend)) else None
+        if handler is None:
+            stack.extend(n.children())
+            continue
+        parts = [n.receiver] + list(getattr(n, "arguments", ()))
+        for p in parts:
+            stack.extend(p.body if isinstance(p, ast.Block) else [p])
+    return level, inner

@@ -42,6 +42,14 @@ def nlr_wrap(body_exprs, token, line, actor=False):
     return F.try_(body_exprs, [], [catch], (), line)
 
 
+def binding_value(name, ctx, line):
+    """The value a session binding leaves the input with (read from its cell
+    when closures of the input assign it)."""
+    if name in ctx.env:
+        return ctx.env[name]
+    return F.call("erlang", "get", [ctx.boxed[name]], line)
+
+
 def compile_repl_statements(items, bound: frozenset[str], source: str = "", filename: str = "<input>",
                             table=None):
     """Forms for a REPL input; answers (forms, makes_funs)."""
@@ -57,6 +65,7 @@ def compile_repl_statements(items, bound: frozenset[str], source: str = "", file
         body.add(F.match(token, F.call("erlang", "make_ref", [], line), line))
         ctx.nlr_token = token
     result = F.atom("nil", line)
+    setup = gen.cells.open_scope(statements, body, ctx, line, bound=frozenset(bound))
     try:
         from .classes import ClassGen
         classes = ClassGen(gen, table, items)
@@ -73,9 +82,12 @@ def compile_repl_statements(items, bound: frozenset[str], source: str = "", file
                     break
     except GenError as e:
         raise CompileError([e.diagnostic()], source, filename) from None
-    if repl.assigned:
+    # A name assigned only inside a branch of an inlined conditional is not
+    # defined after it (as in a method): it does not become a binding.
+    saved = [n for n in repl.assigned if n in ctx.env or n in ctx.boxed]
+    if saved:
         new_bindings = F.map_update(F.var("Bindings0", line),
-                                    [(F.atom(n, line), ctx.env[n]) for n in repl.assigned], line)
+                                    [(F.atom(n, line), binding_value(n, ctx, line)) for n in saved], line)
     else:
         new_bindings = F.var("Bindings0", line)
     body.add(F.tuple_([result, new_bindings], line))
@@ -87,6 +99,7 @@ def compile_repl_statements(items, bound: frozenset[str], source: str = "", file
         catch = F.catch_clause("throw", F.tuple_([F.atom(R.NLR_TAG, line), ctx.nlr_token, v], line),
                                [F.tuple_([v, F.var("Bindings0", line)], line)], line)
         exprs = [token_match, F.try_(rest, [], [catch], (), line)]
+    exprs = gen.cells.close_scope(ctx.scope, setup, exprs, line)
     clause = F.clause([F.var("Bindings0", line)], [], exprs, line)
     forms = [
         F.attribute("module", F.A("$bt_eval")),
