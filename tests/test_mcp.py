@@ -55,7 +55,8 @@ async def test_initialize_and_tools_list_describe_every_tool(workspace, tmp_path
     async with mcp_session(workspace, tmp_path) as s:
         tools = {t.name: t for t in (await s.list_tools()).tools}
     assert set(tools) == {"eval", "load", "reload", "complete", "bindings", "classes", "class_info",
-                          "method_source", "compile_method", "remove_method", "test", "interrupt"}
+                          "method_source", "compile_method", "remove_method", "test", "interrupt",
+                          "changes", "flush", "revert"}
     for t in tools.values():
         assert t.description and len(t.description) > 30, t.name
         assert t.input_schema["type"] == "object"
@@ -244,3 +245,37 @@ async def test_in_a_package_its_classes_are_built_and_loaded_and_reload_rebuilds
         r = await s.call_tool("reload", {})
         assert not r.is_error and "Compiled mcppkg" in text_of(r), text_of(r)
         assert text_of(await s.call_tool("eval", {"code": "Main new answer"})) == "42"
+
+
+async def test_changes_flush_and_revert_write_back_a_package(bt_home, tmp_path):
+    """In a package, what an agent changes is pending until `flush` writes it to src/."""
+    import uuid
+
+    from beamtalk_ws.workspace import launcher, paths
+    from conftest import run_beamtalk
+
+    r = run_beamtalk(["new", "mcp_wb"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    root = tmp_path / "mcp_wb"
+    ws = paths.resolve("mcpwb-" + uuid.uuid4().hex[:8])
+    launcher.start(ws, idle_timeout=None, cwd=root)
+    try:
+        async with mcp_session(ws, root, "mcp-wb") as s:
+            r = await s.call_tool("changes", {})
+            assert not r.is_error and "No pending changes" in text_of(r)
+            r = await s.call_tool("eval", {"code": "/// Says hi.\nObject subclass: McpGreeter\n  hi => #hi\n"})
+            assert not r.is_error, text_of(r)
+            r = await s.call_tool("eval", {"code": "Object subclass: McpDrop\n  x => 1\n"})
+            assert not r.is_error, text_of(r)
+            listing = text_of(await s.call_tool("changes", {}))
+            assert "McpGreeter" in listing and "McpDrop" in listing
+            drop_id = next(int(line.split(".")[0]) for line in listing.splitlines() if "McpDrop" in line)
+            r = await s.call_tool("revert", {"change_id": drop_id})
+            assert not r.is_error, text_of(r)
+            r = await s.call_tool("flush", {})
+            assert not r.is_error and "src/mcp_greeter.bt" in text_of(r), text_of(r)
+        written = (root / "src" / "mcp_greeter.bt").read_text()
+        assert "/// Says hi." in written and "hi => #hi" in written
+        assert not (root / "src" / "mcp_drop.bt").exists()
+    finally:
+        launcher.kill(ws)

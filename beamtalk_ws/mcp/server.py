@@ -130,6 +130,27 @@ def build_server(live: LiveWorkspace) -> MCPServer:
         return _result(await live.guarded(live.test, class_name))
 
     @server.tool(description=(
+        "In a package: the pending changes of src/ files that REPL edits made (a class typed at the "
+        "REPL, compile_method, remove_method, ClassBuilder), one per line with its id, class, kind and "
+        "target file. Nothing is pending outside a package."), annotations=reads)
+    async def changes() -> CallToolResult:
+        return _result(await live.guarded(live.evaluate, "Workspace changesReport"))
+
+    @server.tool(description=(
+        "Write every pending change into its src/ file, keeping the rest of each file (comments, order "
+        "of methods) as it was. A file changed on disk since it was loaded is refused (tool error) and "
+        "its changes stay pending."))
+    async def flush() -> CallToolResult:
+        return _result(await live.guarded(live.evaluate, "Workspace flush"))
+
+    @server.tool(description=(
+        "Drop one pending change (by the id `changes` lists) without writing it; the live class keeps "
+        "the method until it is reloaded from its file."))
+    async def revert(change_id: Annotated[int, Field(description="The id of a pending change", ge=1)]
+                     ) -> CallToolResult:
+        return _result(await live.guarded(live.evaluate, f"Workspace revert: {int(change_id)}"))
+
+    @server.tool(description=(
         "Stop the evaluation this session is running (an endless loop, a long wait). The session's "
         "bindings stay as they were before it."))
     async def interrupt() -> CallToolResult:
