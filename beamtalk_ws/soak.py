@@ -11,9 +11,9 @@ What is checked:
   confirmed (a reply with a value), with its value; a request that was in
   flight may or may not have happened, but if it did, wholly;
 * after a node kill, the client in use says so in a clear message (no
-  Python traceback), and a new client starts a new node that evaluates.
-  The state of the old node is gone until the workspace keeps its state
-  (issue 14); `expect_durable=True` then checks the confirmed bindings too.
+  Python traceback), and a new client starts a new node that evaluates and
+  has restored every confirmed binding from the workspace's store (durable
+  state; `expect_durable=False` skips that check).
 
 Used by tests/test_fault_injection.py (a short budget) and scripts/soak.py.
 """
@@ -142,7 +142,7 @@ def _clear(text: str) -> bool:
 
 
 def run(cmd: list[str], budget: float, *, workspace: str | None = None, seed: int | None = None,
-        expect_durable: bool = False, say=lambda text: None) -> Summary:
+        expect_durable: bool = True, say=lambda text: None) -> Summary:
     """Evaluate, kill and check for `budget` seconds; answer the summary."""
     rng = random.Random(seed)
     name = workspace or f"soak-{os.getpid()}-{rng.randrange(1 << 30):x}"

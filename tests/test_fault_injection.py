@@ -1,8 +1,8 @@
 """Fault injection (issue 15): a stream of evaluations through
 `beamtalk repl --json` with the client and the node killed (SIGKILL) at
 random points, in a fixed budget.  Nothing confirmed is lost across client
-kills; a node kill is reported clearly and a new node evaluates (the old
-node's state returns once the workspace keeps its state, issue 14).
+kills; a node kill is reported clearly and a new node evaluates with every
+confirmed binding restored from the store.
 `scripts/soak.py SECONDS` runs the same for longer."""
 
 from __future__ import annotations
