@@ -48,7 +48,11 @@ def test_an_erlang_node_loads_and_evaluates_beamtalk_with_no_repl(workspace, tmp
     src.write_text(TALLY.format(name="ErlPeerTally"))
     cookie = workspace.cookie_file.read_text().strip()   # on argv for this test's probe only
     probe = f"probe_{uuid.uuid4().hex[:8]}@localhost"
+    # The probe retries its connection: on a loaded machine a first
+    # connection attempt can time out before the node answers.
     script = (f"N = '{workspace.node_name}', "
+              "Up = fun Up(0) -> false; Up(K) -> net_kernel:connect_node(N) orelse "
+              "(begin timer:sleep(500), Up(K - 1) end) end, true = Up(40), "
               f"R1 = rpc:call(N, beamtalk, load, [<<\"{src}\">>]), "
               f"R2 = rpc:call(N, beamtalk, eval, [<<\"t := ErlPeerTally spawn. t add: 3. t add: 4. t total\">>]), "
               f"R3 = rpc:call(N, beamtalk, eval, [<<\"3 +\">>]), "
