@@ -1,0 +1,46 @@
+"""The fast paths of issue 17 keep the semantics of the slow ones: a repeated
+input reuses the module compiled for it only while it is the same code, the
+client's one monitor on the server, inputs compiled on the caller's thread."""
+
+from __future__ import annotations
+
+
+async def test_repeated_input_sees_new_binding_values(repl):
+    assert (await repl.evaluate("x := 1")).text == "1"
+    assert (await repl.evaluate("x + 1")).text == "2"
+    assert (await repl.evaluate("x := 40")).text == "40"
+    assert (await repl.evaluate("x + 1")).text == "41"      # same text, same forms: reused, new value
+    assert (await repl.evaluate("x + 1")).text == "41"
+
+
+async def test_repeated_input_after_another_input_in_between(repl):
+    for _ in range(3):
+        assert (await repl.evaluate("3 + 4")).text == "7"
+        assert (await repl.evaluate("3 + 5")).text == "8"
+
+
+async def test_repeated_input_follows_a_redefined_class(repl):
+    assert (await repl.evaluate("Value subclass: Cached\n  v => 1")).ok
+    assert (await repl.evaluate("Cached new v")).text == "1"
+    assert (await repl.evaluate("Value subclass: Cached\n  v => 2")).ok
+    assert (await repl.evaluate("Cached new v")).text == "2"
+
+
+async def test_repeated_failing_input_fails_each_time(repl):
+    for _ in range(2):
+        out = await repl.evaluate("1 / 0")
+        assert not out.ok and out.kind == "runtime"
+        assert out.text == "ERROR: #RuntimeError\n  Message: badarith"
+
+
+async def test_same_text_compiles_differently_once_a_name_is_bound(repl):
+    out = await repl.evaluate("q")
+    assert not out.ok and out.kind == "compile"
+    assert (await repl.evaluate("q := 9")).text == "9"
+    assert (await repl.evaluate("q")).text == "9"
+
+
+async def test_many_requests_on_one_client_leave_no_messages_behind(repl):
+    for i in range(50):
+        assert (await repl.evaluate(f"{i} + 1")).text == str(i + 1)
+    assert repl.client.mailbox.pending() == []
