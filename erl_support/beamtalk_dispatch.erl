@@ -18,12 +18,17 @@
 -export([send/3, d/4, classes/0]).
 
 %% @doc `Receiver selector: args` (runtime_abi.SEND).
+send(#{'$beamtalk_class' := 'ErlangModule'} = R, Sel, Args) ->
+    beamtalk_erlang:proxy_dispatch(Sel, R, Args);
 send(#{'$beamtalk_class' := C} = R, Sel, Args) ->
     d(C, Sel, R, Args);
 send(R, Sel, Args) ->
     beamtalk_send:send(R, Sel, Args).
 
-%% @doc Send Sel to the value object R of class C.
+%% @doc Send Sel to the value object R of class C (Erlang module proxies
+%% have a dispatcher of their own, beamtalk_erlang:proxy_dispatch/3).
+d('ErlangModule', Sel, R, Args) ->
+    beamtalk_erlang:proxy_dispatch(Sel, R, Args);
 d(C, Sel, R, Args) ->
     beamtalk_send:send_value(C, R, Sel, Args).
 

@@ -59,15 +59,26 @@ forms(Entries) ->
     L = 1,
     V = fun(N) -> {var, L, N} end,
     Args = [V('Sel'), V('R'), V('Args')],
-    Clauses = [{clause, L, [{atom, L, C} | Args], [],
+    Clauses0 = [{clause, L, [{atom, L, C} | Args], [],
                 [{call, L, {remote, L, {atom, L, M}, {atom, L, '$d'}}, Args}]}
                || {C, M} <- lists:sort(maps:to_list(Entries))],
+    %% Erlang module proxies (`p := Erlang lists. p reverse: xs`) go to a
+    %% dispatcher of their own, before the class's compiled '$d'
+    %% (beamtalk_erlang:proxy_dispatch/3 sends the class's own selectors on).
+    Proxy = [{clause, L, [{atom, L, 'ErlangModule'} | Args], [],
+              [{call, L, {remote, L, {atom, L, beamtalk_erlang}, {atom, L, proxy_dispatch}}, Args}]}],
+    Clauses = [C || {clause, _, [{atom, _, Name} | _], _, _} = C <- Clauses0, Name =/= 'ErlangModule'],
     Fallback = {clause, L, [V('C') | Args], [],
                 [{call, L, {remote, L, {atom, L, beamtalk_send}, {atom, L, send_value}},
                   [V('C'), V('R'), V('Sel'), V('Args')]}]},
     Names = lists:foldr(fun(C, Acc) -> {cons, L, {atom, L, C}, Acc} end, {nil, L},
                         lists:sort(maps:keys(Entries))),
-    Send = [{clause, L, [{match, L, {map, L, [{map_field_exact, L, {atom, L, '$beamtalk_class'}, V('C')}]},
+    Send = [{clause, L, [{match, L, {map, L, [{map_field_exact, L, {atom, L, '$beamtalk_class'},
+                                               {atom, L, 'ErlangModule'}}]},
+                          V('R')}, V('Sel'), V('Args')], [],
+             [{call, L, {remote, L, {atom, L, beamtalk_erlang}, {atom, L, proxy_dispatch}},
+               [V('Sel'), V('R'), V('Args')]}]},
+            {clause, L, [{match, L, {map, L, [{map_field_exact, L, {atom, L, '$beamtalk_class'}, V('C')}]},
                           V('R')}, V('Sel'), V('Args')], [],
              [{call, L, {atom, L, d}, [V('C'), V('Sel'), V('R'), V('Args')]}]},
             {clause, L, [V('R'), V('Sel'), V('Args')], [],
@@ -75,6 +86,6 @@ forms(Entries) ->
     [{attribute, L, module, beamtalk_dispatch},
      {attribute, L, export, [{send, 3}, {d, 4}, {classes, 0}]},
      {function, L, send, 3, Send},
-     {function, L, d, 4, Clauses ++ [Fallback]},
+     {function, L, d, 4, Proxy ++ Clauses ++ [Fallback]},
      {function, L, classes, 0, [{clause, L, [], [], [Names]}]},
      {eof, L}].

@@ -44,3 +44,24 @@ async def test_many_requests_on_one_client_leave_no_messages_behind(repl):
     for i in range(50):
         assert (await repl.evaluate(f"{i} + 1")).text == str(i + 1)
     assert repl.client.mailbox.pending() == []
+
+
+async def test_proxy_in_a_variable_calls_and_reports_like_written_out(repl):
+    assert (await repl.evaluate("p := Erlang lists")).ok
+    assert (await repl.evaluate("p reverse: #(1, 2, 3)")).text == "#(3, 2, 1)"
+    assert (await repl.evaluate("p printString")).text == '"#ErlangModule<lists>"'
+    assert (await repl.evaluate("(p methods) includes: \"reverse/1\"")).text == "true"
+    held = await repl.evaluate("p nosuchfn: 1")
+    written = await repl.evaluate("Erlang lists nosuchfn: 1")
+    assert not held.ok and held.text == written.text
+    assert "does not exist" in held.text
+    held = await repl.evaluate("p reverse: 1 with: 2 with: 3")
+    written = await repl.evaluate("Erlang lists reverse: 1 with: 2 with: 3")
+    assert not held.ok and held.text == written.text
+    held = await repl.evaluate("(Erlang nosuchmodule) foo: 1")
+    written = await repl.evaluate("Erlang nosuchmodule foo: 1")
+    assert not held.ok and held.text == written.text and "not loaded" in held.text
+    # the same selector in a loop, then an error from inside the function
+    assert (await repl.evaluate("(1 to: 100) inject: 0 into: [:a :i | a + (p sum: #(1, i))]")).text == "5150"
+    out = await repl.evaluate("p sum: #(1, #a)")
+    assert not out.ok and "badarith" in out.text
