@@ -136,7 +136,7 @@ load_with(Mod, Load) ->
 run(Mod, Bindings) ->
     try Mod:eval(Bindings) of
         {Value, NewBindings} ->
-            try beamtalk_print:print_string(Value) of
+            try beamtalk_result_text:text(Value) of
                 Text -> {ok, Text, NewBindings}
             catch C2:R2:S2 -> runtime_error(C2, R2, S2)
             end
