@@ -49,37 +49,36 @@ proxy_send(Module, Selector, Args) ->
 %% binaries and an export check on every call, forty times the cost of the
 %% call written out (`Erlang lists reverse: xs`).  Here each process keeps,
 %% in its dictionary under `'$bt_proxy'` (dropped after every REPL input
-%% like the runtime's other `$bt_` keys), `Sel => {Table, Function}` or
-%% `Sel => {Table}` for a selector of the class.  `Table` is the
-%% ErlangModule class table the answer was read from, compared by identity
-%% with the current one, so a method added to ErlangModule is seen at the
-%% next send.  The call goes through invoke/3, which checks the exports
-%% only after a failure, so the error messages are those of call/3.
+%% like the runtime's other `$bt_` keys), what a selector means: the
+%% function it calls, or `'$method'` for a selector of the class.  The
+%% class table is read once per selector: ErlangModule and ProtoObject are
+%% stdlib classes, which the class registry lets nobody change or extend.
+%% The call goes through invoke/3's code, which checks the exports only
+%% after a failure, so the error messages are those of call/3.
 proxy_dispatch(Sel, #{module := M} = R, Args) when is_atom(M) ->
-    T = persistent_term:get('ErlangModule', undefined),
     case get(?PROXY_KEY) of
-        #{Sel := {T, F}} ->
+        #{Sel := '$method'} -> beamtalk_send:send_value('ErlangModule', R, Sel, Args);
+        #{Sel := F} ->
             try erlang:apply(M, F, Args)         % invoke/3, inlined
             catch C:Rn:S -> invoke_failed(C, Rn, S, M, F, Args)
             end;
-        #{Sel := {T}} -> beamtalk_send:send_value('ErlangModule', R, Sel, Args);
-        Cache -> proxy_lookup(T, Cache, Sel, R, Args)
+        Cache -> proxy_lookup(Cache, Sel, R, Args)
     end;
 proxy_dispatch(Sel, R, Args) ->
     beamtalk_send:send_value('ErlangModule', R, Sel, Args).
 
-proxy_lookup(T, Cache0, Sel, #{module := M} = R, Args) ->
+proxy_lookup(Cache0, Sel, #{module := M} = R, Args) ->
     Cache = case is_map(Cache0) andalso map_size(Cache0) < 256 of
                 true -> Cache0;
                 false -> #{}
             end,
-    case is_map(T) andalso is_map_key(Sel, T) of
-        true ->
-            put(?PROXY_KEY, Cache#{Sel => {T}}),
+    case persistent_term:get('ErlangModule', #{}) of
+        #{Sel := _} ->
+            put(?PROXY_KEY, Cache#{Sel => '$method'}),
             beamtalk_send:send_value('ErlangModule', R, Sel, Args);
-        false ->
+        _ ->
             F = function_name(Sel),
-            put(?PROXY_KEY, Cache#{Sel => {T, F}}),
+            put(?PROXY_KEY, Cache#{Sel => F}),
             invoke(M, F, Args)
     end.
 
