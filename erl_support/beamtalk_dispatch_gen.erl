@@ -54,6 +54,31 @@ purge(Mod, N) ->
         false -> timer:sleep(1), purge(Mod, N - 1)
     end.
 
+%% The entry of every send, the same in every version (see the boot
+%% beamtalk_dispatch.erl): an Erlang module proxy whose selector this
+%% process has met calls its function here, one call less on the path of
+%% `p := Erlang lists. p reverse: xs` (beamtalk_erlang:proxy_dispatch/3
+%% explains the per-process table); other value objects go to d/4.
+-define(SEND_SOURCE, "
+send(#{'$beamtalk_class' := 'ErlangModule', module := M} = R, Sel, Args) when is_atom(M) ->
+    case get('$bt_proxy') of
+        #{Sel := F} when F =/= '$method' ->
+            try erlang:apply(M, F, Args)
+            catch C:E:S -> beamtalk_erlang:invoke_failed(C, E, S, M, F, Args)
+            end;
+        _ -> beamtalk_erlang:proxy_dispatch(Sel, R, Args)
+    end;
+send(#{'$beamtalk_class' := C} = R, Sel, Args) ->
+    d(C, Sel, R, Args);
+send(R, Sel, Args) ->
+    beamtalk_send:send(R, Sel, Args).
+").
+
+send_function() ->
+    {ok, Tokens, _} = erl_scan:string(?SEND_SOURCE),
+    {ok, Form} = erl_parse:parse_form(Tokens),
+    Form.
+
 %% @doc The generated module's abstract forms.
 forms(Entries) ->
     L = 1,
@@ -73,19 +98,10 @@ forms(Entries) ->
                   [V('C'), V('R'), V('Sel'), V('Args')]}]},
     Names = lists:foldr(fun(C, Acc) -> {cons, L, {atom, L, C}, Acc} end, {nil, L},
                         lists:sort(maps:keys(Entries))),
-    Send = [{clause, L, [{match, L, {map, L, [{map_field_exact, L, {atom, L, '$beamtalk_class'},
-                                               {atom, L, 'ErlangModule'}}]},
-                          V('R')}, V('Sel'), V('Args')], [],
-             [{call, L, {remote, L, {atom, L, beamtalk_erlang}, {atom, L, proxy_dispatch}},
-               [V('Sel'), V('R'), V('Args')]}]},
-            {clause, L, [{match, L, {map, L, [{map_field_exact, L, {atom, L, '$beamtalk_class'}, V('C')}]},
-                          V('R')}, V('Sel'), V('Args')], [],
-             [{call, L, {atom, L, d}, [V('C'), V('Sel'), V('R'), V('Args')]}]},
-            {clause, L, [V('R'), V('Sel'), V('Args')], [],
-             [{call, L, {remote, L, {atom, L, beamtalk_send}, {atom, L, send}}, [V('R'), V('Sel'), V('Args')]}]}],
+    Send = send_function(),
     [{attribute, L, module, beamtalk_dispatch},
      {attribute, L, export, [{send, 3}, {d, 4}, {classes, 0}]},
-     {function, L, send, 3, Send},
+     Send,
      {function, L, d, 4, Proxy ++ Clauses ++ [Fallback]},
      {function, L, classes, 0, [{clause, L, [], [], [Names]}]},
      {eof, L}].

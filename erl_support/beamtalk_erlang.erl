@@ -23,8 +23,8 @@
 %% Erlang wants its pid.
 -module(beamtalk_erlang).
 
--export([call/3, invoke/3, proxy/1, proxy_send/3, proxy_dispatch/3, function_name/1, exports/1,
-         noted/2]).
+-export([call/3, invoke/3, invoke_failed/6, proxy/1, proxy_send/3, proxy_dispatch/3,
+         function_name/1, exports/1, noted/2]).
 
 -define(NOTE, '$bt_interop').
 -define(PROXY_KEY, '$bt_proxy').
