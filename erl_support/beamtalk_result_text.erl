@@ -1,10 +1,11 @@
 %% @doc The text of an evaluation's result: its printString, or for a huge
 %% value the beginning of it and what was left out,
-%% `#(1, 2, ... (4.9 MB, 875 000 more elements))`.
+%% `#(1, 2, ... (5.0 MB, 984 127 more elements))`.
 %%
 %% Why on the node: printing a million elements takes longer than shipping
 %% the value itself, and nobody reads 8 MB at a prompt; the REPL (and an
-%% editor on --json) gets at most about LIMIT bytes.  The value is not
+%% editor on --json) gets about LIMIT bytes (100 kB) at most, plus the
+%% element that passes it.  The value is not
 %% touched: bound to a name it stays whole for the next input
 %% (`xs size`, `xs copyFrom: 1 to: 10`, `File writeAll: ... contents:`).
 %%
@@ -18,7 +19,7 @@
 -module(beamtalk_result_text).
 -export([text/1, text/2, limit/0]).
 
--define(LIMIT, 1000000).
+-define(LIMIT, 100000).
 
 limit() -> ?LIMIT.
 

@@ -71,14 +71,14 @@ async def test_huge_results_show_their_beginning_and_size_and_stay_bound(repl):
     out = await repl.evaluate("xs := (1 to: 1000000) asList")
     assert out.ok
     assert out.text.startswith("#(1, 2, 3, ")
-    assert len(out.text) < 1_100_000
+    assert len(out.text) < 110_000
     head, _, tail = out.text.rpartition(", ... (")
     shown = head.count(", ") + 1
     assert tail == "5.0 MB, " + f"{1_000_000 - shown:,}".replace(",", " ") + " more elements))"
     assert (await repl.evaluate("xs size")).text == "1000000"           # the binding is whole
     assert (await repl.evaluate("xs last")).text == "1000000"
     out = await repl.evaluate('s := "é" repeat: 1000000')
-    assert out.text.startswith('"éé') and out.text.endswith('" ... (2.0 MB, 1 000 000 more bytes)')
+    assert out.text.startswith('"éé') and out.text.endswith('" ... (2.0 MB, 1 900 000 more bytes)')
     assert (await repl.evaluate("s size")).text == "1000000"
     out = await repl.evaluate("#(1, 2) , #(3)")
     assert out.text == "#(1, 2, 3)" or not out.ok                  # small values print whole
