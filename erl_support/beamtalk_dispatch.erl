@@ -18,12 +18,24 @@
 -export([send/3, d/4, classes/0]).
 
 %% @doc `Receiver selector: args` (runtime_abi.SEND).
+%% (the same function as beamtalk_dispatch_gen's SEND_SOURCE: keep in step)
+send(#{'$beamtalk_class' := 'ErlangModule', module := M} = R, Sel, Args) when is_atom(M) ->
+    case get('$bt_proxy') of
+        #{Sel := F} when F =/= '$method' ->
+            try erlang:apply(M, F, Args)
+            catch C:E:S -> beamtalk_erlang:invoke_failed(C, E, S, M, F, Args)
+            end;
+        _ -> beamtalk_erlang:proxy_dispatch(Sel, R, Args)
+    end;
 send(#{'$beamtalk_class' := C} = R, Sel, Args) ->
     d(C, Sel, R, Args);
 send(R, Sel, Args) ->
     beamtalk_send:send(R, Sel, Args).
 
-%% @doc Send Sel to the value object R of class C.
+%% @doc Send Sel to the value object R of class C (Erlang module proxies
+%% have a dispatcher of their own, beamtalk_erlang:proxy_dispatch/3).
+d('ErlangModule', Sel, R, Args) ->
+    beamtalk_erlang:proxy_dispatch(Sel, R, Args);
 d(C, Sel, R, Args) ->
     beamtalk_send:send_value(C, R, Sel, Args).
 

@@ -54,27 +54,54 @@ purge(Mod, N) ->
         false -> timer:sleep(1), purge(Mod, N - 1)
     end.
 
+%% The entry of every send, the same in every version (see the boot
+%% beamtalk_dispatch.erl): an Erlang module proxy whose selector this
+%% process has met calls its function here, one call less on the path of
+%% `p := Erlang lists. p reverse: xs` (beamtalk_erlang:proxy_dispatch/3
+%% explains the per-process table); other value objects go to d/4.
+-define(SEND_SOURCE, "
+send(#{'$beamtalk_class' := 'ErlangModule', module := M} = R, Sel, Args) when is_atom(M) ->
+    case get('$bt_proxy') of
+        #{Sel := F} when F =/= '$method' ->
+            try erlang:apply(M, F, Args)
+            catch C:E:S -> beamtalk_erlang:invoke_failed(C, E, S, M, F, Args)
+            end;
+        _ -> beamtalk_erlang:proxy_dispatch(Sel, R, Args)
+    end;
+send(#{'$beamtalk_class' := C} = R, Sel, Args) ->
+    d(C, Sel, R, Args);
+send(R, Sel, Args) ->
+    beamtalk_send:send(R, Sel, Args).
+").
+
+send_function() ->
+    {ok, Tokens, _} = erl_scan:string(?SEND_SOURCE),
+    {ok, Form} = erl_parse:parse_form(Tokens),
+    Form.
+
 %% @doc The generated module's abstract forms.
 forms(Entries) ->
     L = 1,
     V = fun(N) -> {var, L, N} end,
     Args = [V('Sel'), V('R'), V('Args')],
-    Clauses = [{clause, L, [{atom, L, C} | Args], [],
+    Clauses0 = [{clause, L, [{atom, L, C} | Args], [],
                 [{call, L, {remote, L, {atom, L, M}, {atom, L, '$d'}}, Args}]}
                || {C, M} <- lists:sort(maps:to_list(Entries))],
+    %% Erlang module proxies (`p := Erlang lists. p reverse: xs`) go to a
+    %% dispatcher of their own, before the class's compiled '$d'
+    %% (beamtalk_erlang:proxy_dispatch/3 sends the class's own selectors on).
+    Proxy = [{clause, L, [{atom, L, 'ErlangModule'} | Args], [],
+              [{call, L, {remote, L, {atom, L, beamtalk_erlang}, {atom, L, proxy_dispatch}}, Args}]}],
+    Clauses = [C || {clause, _, [{atom, _, Name} | _], _, _} = C <- Clauses0, Name =/= 'ErlangModule'],
     Fallback = {clause, L, [V('C') | Args], [],
                 [{call, L, {remote, L, {atom, L, beamtalk_send}, {atom, L, send_value}},
                   [V('C'), V('R'), V('Sel'), V('Args')]}]},
     Names = lists:foldr(fun(C, Acc) -> {cons, L, {atom, L, C}, Acc} end, {nil, L},
                         lists:sort(maps:keys(Entries))),
-    Send = [{clause, L, [{match, L, {map, L, [{map_field_exact, L, {atom, L, '$beamtalk_class'}, V('C')}]},
-                          V('R')}, V('Sel'), V('Args')], [],
-             [{call, L, {atom, L, d}, [V('C'), V('Sel'), V('R'), V('Args')]}]},
-            {clause, L, [V('R'), V('Sel'), V('Args')], [],
-             [{call, L, {remote, L, {atom, L, beamtalk_send}, {atom, L, send}}, [V('R'), V('Sel'), V('Args')]}]}],
+    Send = send_function(),
     [{attribute, L, module, beamtalk_dispatch},
      {attribute, L, export, [{send, 3}, {d, 4}, {classes, 0}]},
-     {function, L, send, 3, Send},
-     {function, L, d, 4, Clauses ++ [Fallback]},
+     Send,
+     {function, L, d, 4, Proxy ++ Clauses ++ [Fallback]},
      {function, L, classes, 0, [{clause, L, [], [], [Names]}]},
      {eof, L}].

@@ -23,18 +23,64 @@
 %% Erlang wants its pid.
 -module(beamtalk_erlang).
 
--export([call/3, invoke/3, proxy/1, proxy_send/3, function_name/1, exports/1, noted/2]).
+-export([call/3, invoke/3, invoke_failed/6, proxy/1, proxy_send/3, proxy_dispatch/3,
+         function_name/1, exports/1, noted/2]).
 
 -define(NOTE, '$bt_interop').
+-define(PROXY_KEY, '$bt_proxy').
 
 -define(CK, '$beamtalk_class').
 
 proxy(Module) when is_atom(Module) ->
     #{?CK => 'ErlangModule', module => Module}.
 
-%% @doc A message to a proxy: the first keyword names the function.
+%% @doc A message to a proxy: the first keyword names the function.  Called
+%% as the proxy's doesNotUnderstand:args: (the table path of a send).
 proxy_send(Module, Selector, Args) ->
-    call(Module, function_name(Selector), Args).
+    invoke(Module, function_name(Selector), Args).
+
+%% @doc Every send to a proxy (beamtalk_dispatch routes class 'ErlangModule'
+%% here): a selector of the ErlangModule class (printString, methods,
+%% call:args:, ProtoObject's) goes to its method, any other calls
+%% `module:firstKeyword(args...)`.
+%%
+%% Why not the table path: it reached the call through a table miss, the
+%% doesNotUnderstand:args: method, a selector-to-name conversion through
+%% binaries and an export check on every call, forty times the cost of the
+%% call written out (`Erlang lists reverse: xs`).  Here each process keeps,
+%% in its dictionary under `'$bt_proxy'` (dropped after every REPL input
+%% like the runtime's other `$bt_` keys), what a selector means: the
+%% function it calls, or `'$method'` for a selector of the class.  The
+%% class table is read once per selector: ErlangModule and ProtoObject are
+%% stdlib classes, which the class registry lets nobody change or extend.
+%% The call goes through invoke/3's code, which checks the exports only
+%% after a failure, so the error messages are those of call/3.
+proxy_dispatch(Sel, #{module := M} = R, Args) when is_atom(M) ->
+    case get(?PROXY_KEY) of
+        #{Sel := '$method'} -> beamtalk_send:send_value('ErlangModule', R, Sel, Args);
+        #{Sel := F} ->
+            try erlang:apply(M, F, Args)         % invoke/3, inlined
+            catch C:Rn:S -> invoke_failed(C, Rn, S, M, F, Args)
+            end;
+        Cache -> proxy_lookup(Cache, Sel, R, Args)
+    end;
+proxy_dispatch(Sel, R, Args) ->
+    beamtalk_send:send_value('ErlangModule', R, Sel, Args).
+
+proxy_lookup(Cache0, Sel, #{module := M} = R, Args) ->
+    Cache = case is_map(Cache0) andalso map_size(Cache0) < 256 of
+                true -> Cache0;
+                false -> #{}
+            end,
+    case persistent_term:get('ErlangModule', #{}) of
+        #{Sel := _} ->
+            put(?PROXY_KEY, Cache#{Sel => '$method'}),
+            beamtalk_send:send_value('ErlangModule', R, Sel, Args);
+        _ ->
+            F = function_name(Sel),
+            put(?PROXY_KEY, Cache#{Sel => F}),
+            invoke(M, F, Args)
+    end.
 
 function_name(Selector) ->
     S = atom_to_binary(Selector, utf8),
@@ -69,16 +115,19 @@ call(M, F, Args) ->
 %% does-not-exist / not-loaded / wrong-arity hint.
 invoke(M, F, Args) ->
     try erlang:apply(M, F, Args)
-    catch
-        C:R:S ->
-            N = length(Args),
-            case {C, R, S} of
-                {error, undef, [{M, F, A, _} | _]} when is_list(A), length(A) =:= N ->
-                    check_callable(M, F, N);      % raises the missing-function error
-                _ -> ok
-            end,
-            mapped(C, R, S, M, F, Args)
+    catch C:R:S -> invoke_failed(C, R, S, M, F, Args)
     end.
+
+%% Only a failure pays for the mapping: a function that is not there gets
+%% the does-not-exist / not-loaded / wrong-arity hint of call/3.
+invoke_failed(C, R, S, M, F, Args) ->
+    N = length(Args),
+    case {C, R, S} of
+        {error, undef, [{M, F, A, _} | _]} when is_list(A), length(A) =:= N ->
+            check_callable(M, F, N);      % raises the missing-function error
+        _ -> ok
+    end,
+    mapped(C, R, S, M, F, Args).
 
 mapped(error, Ex, S, _M, _F, _Args) when is_map(Ex), is_map_key(?CK, Ex) -> erlang:raise(error, Ex, S);
 mapped(C, R, S, M, F, Args) ->

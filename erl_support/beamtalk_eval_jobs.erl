@@ -11,7 +11,7 @@
 -module(beamtalk_eval_jobs).
 
 -export([job/3, evaluate/3, load_modules/1, load_package/2, run_tests/2,
-         runtime_error/3]).
+         runtime_error/3, compile_options/0]).
 
 %% @doc The work of an eval request, as a fun for the evaluator to run.
 job(#{load := Modules}, _Mod, _Bindings) -> fun() -> load_modules(Modules) end;
@@ -30,6 +30,13 @@ evaluate(unique, Forms, Bindings) ->
     after beamtalk_code_pool:release(Mod)
     end;
 evaluate(Mod, Forms, Bindings) ->
+    Key = beamtalk_input_cache:key(Forms),
+    case beamtalk_input_cache:is_loaded(Mod, Key) of
+        true -> run(Mod, Bindings);
+        false -> compile_and_run(Mod, beamtalk_input_cache:mark(Forms, Key), Bindings)
+    end.
+
+compile_and_run(Mod, Forms, Bindings) ->
     case compile_forms(Mod, Forms) of
         {ok, Bin} ->
             _ = code:purge(Mod),
@@ -45,9 +52,13 @@ evaluate(Mod, Forms, Bindings) ->
             {internal, Text}
     end.
 
+%% @doc The options every input and class module is compiled with (also
+%% used by scripts/bench/bench_native.erl, the benchmark's native floor).
+compile_options() ->
+    [binary, return_errors, nowarn_unused_vars, nowarn_shadow_vars, no_spawn_compiler_process].
+
 compile_forms(Mod, [{attribute, A, module, _} | Rest]) ->
-    Opts = [binary, return_errors, nowarn_unused_vars, nowarn_shadow_vars, no_spawn_compiler_process],
-    case compile:forms([{attribute, A, module, Mod} | Rest], Opts) of
+    case compile:forms([{attribute, A, module, Mod} | Rest], compile_options()) of
         {ok, Mod, Bin} -> {ok, Bin};
         {ok, Mod, Bin, _Warnings} -> {ok, Bin};
         {error, Errors, _Warnings} ->
@@ -138,7 +149,7 @@ load_with(Mod, Load) ->
 run(Mod, Bindings) ->
     try Mod:eval(Bindings) of
         {Value, NewBindings} ->
-            try beamtalk_print:print_string(Value) of
+            try beamtalk_result_text:text(Value) of
                 Text -> {ok, Text, NewBindings}
             catch C2:R2:S2 -> runtime_error(C2, R2, S2)
             end

@@ -12,9 +12,13 @@ any chain length and caps bracket nesting itself; here nesting beyond
 deeply" diagnostic before any pass runs, and a `RecursionError` that still
 escapes becomes the same diagnostic instead of a traceback.
 
-The hand-off to the worker costs tens of microseconds per input
-(`scripts/bench_repl.py` measures the REPL as a whole); the thread is made
-once, on first use.
+The hand-off to the worker costs tens of microseconds per input on a quiet
+machine and up to a millisecond on a busy one (two thread switches under
+the GIL): a quarter of the REPL's `3 + 4` round trip.  So input that nests
+at most `INLINE_DEPTH` levels, nearly every line typed, is compiled on the
+caller's thread, where it needs a few hundred frames at most; should the
+caller's own stack still be too deep, the RecursionError sends it to the
+worker after all.  The thread is made once, on first use.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ from .errors import CompileError
 
 #: AST nesting the compiler accepts; deeper input is refused with a location.
 MAX_DEPTH = 10_000
+#: AST nesting compiled on the caller's thread (12 frames a level: ~300 frames)
+INLINE_DEPTH = 24
 #: Python frames per AST level the passes may use, with room to spare.
 _FRAMES_PER_LEVEL = 12
 _STACK_BYTES = 512 * 1024 * 1024   # address space only: pages are touched as used
@@ -88,8 +94,12 @@ def run(fn, module, source: str, filename: str, *args, **kwargs):
     depth, node = deepest(items)
     if depth > MAX_DEPTH:
         raise too_deep(node, source, filename)
-    if getattr(_local, "worker", False):
-        return fn(*args, **kwargs)
+    if depth <= INLINE_DEPTH or getattr(_local, "worker", False):
+        try:
+            return fn(*args, **kwargs)
+        except RecursionError:
+            if getattr(_local, "worker", False):
+                raise
     return _worker().submit(_call, fn, items, source, filename, args, kwargs).result()
 
 

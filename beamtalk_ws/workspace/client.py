@@ -86,6 +86,8 @@ class WorkspaceClient:
         #: True when the command that connected also started the node
         self.started_node = False
         self.on_transcript: OutputCallback | None = None
+        #: one monitor on the workspace server for all requests (see `_watch_server`)
+        self._server_mon = None
 
     @classmethod
     async def connect(cls, ws: WorkspacePaths, session: str = "default", timeout: float = 5.0) -> "WorkspaceClient":
@@ -204,59 +206,79 @@ class WorkspaceClient:
         msg = await self.mailbox.receive(timeout, match=_is_transcript)
         return _text(msg[1])
 
+    async def _watch_server(self):
+        """The monitor on the workspace server that every request waits on.
+
+        Why one for all requests: a monitor per request costs two more
+        distribution messages (monitor, demonitor) and their system calls on
+        both sides of every round trip, about a third of the time of a small
+        eval on a busy machine.  Each request is told apart by its own tag
+        (a reference made here, no message).  A DOWN that arrived while no
+        request was waiting is taken out first, and the server is watched
+        again, so a restarted server is reached as with a fresh monitor.
+        """
+        mref = self._server_mon
+        if mref is not None:
+            def stale(m) -> bool:
+                return isinstance(m, tuple) and len(m) == 5 and m[0] == DOWN and m[1] == mref
+            try:
+                await self.mailbox.receive(0, match=stale)
+                mref = None
+            except TimeoutError:
+                pass
+        if mref is None:
+            mref = self._server_mon = self.mailbox.monitor(SERVER)
+        return mref
+
     async def request(self, req: dict, timeout_ms, on_output) -> EvalReply:
         if timeout_ms is not None:
             req[Atom("timeout")] = int(timeout_ms)
         mbox = self.mailbox
         try:
-            mref = mbox.monitor(SERVER)
+            smon = await self._watch_server()
         except dist_errors.ConnectionLost:
             raise WorkspaceNotRunning(self.lost_text()) from None
-        try:
-            mbox.send(SERVER, (Atom("$gen_call"), (mbox.pid, mref), (Atom("eval"), self.session.encode(), req)))
+        tag = self.node.make_ref()
+        mbox.send(SERVER, (Atom("$gen_call"), (mbox.pid, tag), (Atom("eval"), self.session.encode(), req)))
 
-            def mine(m) -> bool:
-                if isinstance(m, UndecodableMessage):
-                    return True
-                if not isinstance(m, tuple) or not m:
-                    return False
-                if m[0] == mref and len(m) == 2:
-                    return True
-                if len(m) == 3 and m[0] == OUTPUT:
-                    return True
-                if self.on_transcript is not None and _is_transcript(m):
-                    return True
-                return len(m) == 5 and m[0] == DOWN and m[1] == mref
+        def mine(m) -> bool:
+            if isinstance(m, UndecodableMessage):
+                return True
+            if not isinstance(m, tuple) or not m:
+                return False
+            if m[0] == tag and len(m) == 2:
+                return True
+            if len(m) == 3 and m[0] == OUTPUT:
+                return True
+            if self.on_transcript is not None and _is_transcript(m):
+                return True
+            return len(m) == 5 and m[0] == DOWN and m[1] == smon
 
-            while True:
-                try:
-                    msg = await mbox.receive(match=mine)
-                except dist_errors.ConnectionLost:
-                    raise WorkspaceNotRunning(self.lost_text()) from None
-                if isinstance(msg, UndecodableMessage):
-                    raise WorkspaceError(
-                        f"The workspace's reply could not be received: {msg.error}. "
-                        "Bind a large result to a name and look at parts of it, or raise "
-                        "BEAMTALK_MAX_TERM_BYTES.")
-                if msg[0] == OUTPUT:
-                    text = _text(msg[2])
-                    if msg[1] == mref and on_output is not None:
-                        on_output(text)
-                    elif self.background is not None:
-                        self.background(text)
-                    continue
-                if msg[0] == TRANSCRIPT:
-                    if self.on_transcript is not None:
-                        self.on_transcript(_text(msg[1]))
-                    continue
-                if msg[0] == DOWN:
-                    raise WorkspaceError(f"The workspace server on {self.ws.node_name} stopped during evaluation.")
-                return self._eval_reply(msg[1])
-        finally:
+        while True:
             try:
-                mbox.demonitor(mref, flush=True)
-            except dist_errors.DistError:
-                pass
+                msg = await mbox.receive(match=mine)
+            except dist_errors.ConnectionLost:
+                raise WorkspaceNotRunning(self.lost_text()) from None
+            if isinstance(msg, UndecodableMessage):
+                raise WorkspaceError(
+                    "The workspace's reply could not be received: {}. "
+                    "Bind a large result to a name and look at parts of it, or raise "
+                    "BEAMTALK_MAX_TERM_BYTES.".format(msg.error))
+            if msg[0] == OUTPUT:
+                text = _text(msg[2])
+                if msg[1] == tag and on_output is not None:
+                    on_output(text)
+                elif self.background is not None:
+                    self.background(text)
+                continue
+            if msg[0] == TRANSCRIPT:
+                if self.on_transcript is not None:
+                    self.on_transcript(_text(msg[1]))
+                continue
+            if msg[0] == DOWN:
+                self._server_mon = None
+                raise WorkspaceError(f"The workspace server on {self.ws.node_name} stopped during evaluation.")
+            return self._eval_reply(msg[1])
 
     def _eval_reply(self, reply) -> EvalReply:
         # A notice (the session's evaluator was replaced) rides as one more element.

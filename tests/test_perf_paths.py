@@ -1,0 +1,85 @@
+"""The fast paths of issue 17 keep the semantics of the slow ones: a repeated
+input reuses the module compiled for it only while it is the same code, the
+client's one monitor on the server, inputs compiled on the caller's thread."""
+
+from __future__ import annotations
+
+
+async def test_repeated_input_sees_new_binding_values(repl):
+    assert (await repl.evaluate("x := 1")).text == "1"
+    assert (await repl.evaluate("x + 1")).text == "2"
+    assert (await repl.evaluate("x := 40")).text == "40"
+    assert (await repl.evaluate("x + 1")).text == "41"      # same text, same forms: reused, new value
+    assert (await repl.evaluate("x + 1")).text == "41"
+
+
+async def test_repeated_input_after_another_input_in_between(repl):
+    for _ in range(3):
+        assert (await repl.evaluate("3 + 4")).text == "7"
+        assert (await repl.evaluate("3 + 5")).text == "8"
+
+
+async def test_repeated_input_follows_a_redefined_class(repl):
+    assert (await repl.evaluate("Value subclass: Cached\n  v => 1")).ok
+    assert (await repl.evaluate("Cached new v")).text == "1"
+    assert (await repl.evaluate("Value subclass: Cached\n  v => 2")).ok
+    assert (await repl.evaluate("Cached new v")).text == "2"
+
+
+async def test_repeated_failing_input_fails_each_time(repl):
+    for _ in range(2):
+        out = await repl.evaluate("1 / 0")
+        assert not out.ok and out.kind == "runtime"
+        assert out.text == "ERROR: #RuntimeError\n  Message: badarith"
+
+
+async def test_same_text_compiles_differently_once_a_name_is_bound(repl):
+    out = await repl.evaluate("q")
+    assert not out.ok and out.kind == "compile"
+    assert (await repl.evaluate("q := 9")).text == "9"
+    assert (await repl.evaluate("q")).text == "9"
+
+
+async def test_many_requests_on_one_client_leave_no_messages_behind(repl):
+    for i in range(50):
+        assert (await repl.evaluate(f"{i} + 1")).text == str(i + 1)
+    assert repl.client.mailbox.pending() == []
+
+
+async def test_proxy_in_a_variable_calls_and_reports_like_written_out(repl):
+    assert (await repl.evaluate("p := Erlang lists")).ok
+    assert (await repl.evaluate("p reverse: #(1, 2, 3)")).text == "#(3, 2, 1)"
+    assert (await repl.evaluate("p printString")).text == '"#ErlangModule<lists>"'
+    assert (await repl.evaluate("(p methods) includes: \"reverse/1\"")).text == "true"
+    held = await repl.evaluate("p nosuchfn: 1")
+    written = await repl.evaluate("Erlang lists nosuchfn: 1")
+    assert not held.ok and held.text == written.text
+    assert "does not exist" in held.text
+    held = await repl.evaluate("p reverse: 1 with: 2 with: 3")
+    written = await repl.evaluate("Erlang lists reverse: 1 with: 2 with: 3")
+    assert not held.ok and held.text == written.text
+    held = await repl.evaluate("(Erlang nosuchmodule) foo: 1")
+    written = await repl.evaluate("Erlang nosuchmodule foo: 1")
+    assert not held.ok and held.text == written.text and "not loaded" in held.text
+    # the same selector in a loop, then an error from inside the function
+    assert (await repl.evaluate("(1 to: 100) inject: 0 into: [:a :i | a + (p sum: #(1, i))]")).text == "5150"
+    out = await repl.evaluate("p sum: #(1, #a)")
+    assert not out.ok and "badarith" in out.text
+
+
+async def test_huge_results_show_their_beginning_and_size_and_stay_bound(repl):
+    out = await repl.evaluate("xs := (1 to: 1000000) asList")
+    assert out.ok
+    assert out.text.startswith("#(1, 2, 3, ")
+    assert len(out.text) < 110_000
+    head, _, tail = out.text.rpartition(", ... (")
+    shown = head.count(", ") + 1
+    assert tail == "5.0 MB, " + f"{1_000_000 - shown:,}".replace(",", " ") + " more elements))"
+    assert (await repl.evaluate("xs size")).text == "1000000"           # the binding is whole
+    assert (await repl.evaluate("xs last")).text == "1000000"
+    out = await repl.evaluate('s := "é" repeat: 1000000')
+    assert out.text.startswith('"éé') and out.text.endswith('" ... (2.0 MB, 1 900 000 more bytes)')
+    assert (await repl.evaluate("s size")).text == "1000000"
+    out = await repl.evaluate("#(1, 2) , #(3)")
+    assert out.text == "#(1, 2, 3)" or not out.ok                  # small values print whole
+    assert (await repl.evaluate("(1 to: 1000) asList")).text.endswith("999, 1000)")
