@@ -54,3 +54,23 @@ def test_check_prints_warnings_and_succeeds(tmp_path):
     assert proc.returncode == 0
     assert "warn.bt:2:14: warning: Unreachable code after `^`" in proc.stdout
     assert "1 warning" in proc.stderr
+
+
+def test_a_block_kept_in_a_session_variable_that_assigns_one_is_warned():
+    """Run by a later input, such a block cannot update the session's
+    variable (README: escaped blocks); say so where the block is made."""
+    c = compile_input("b := [n := n + 1]", bound=frozenset({"n"}))
+    assert len(c.warnings) == 1
+    assert c.warnings[0].startswith("<input>:1:6: warning: This block assigns the session variable `n`")
+    # a variable made by the same input is a session variable too
+    assert len(compile_input("m := 0. e := [m := m + 1]. e value").warnings) == 1
+    # its own parameters and temporaries, and blocks not kept, are fine
+    assert compile_input("c := [:n | n := n + 1]", bound=frozenset({"n"})).warnings == []
+    assert compile_input("d := [:x | t := x. t]").warnings == []
+    assert compile_input("n := 0. #(1, 2) do: [:x | n := n + x]. n").warnings == []
+
+
+async def test_the_session_variable_warning_reaches_the_repl_and_the_value_is_right(repl):
+    out = await repl.evaluate("k := 0. inc := [k := k + 1]. inc value. inc value. k")
+    assert out.ok and out.text == "2"
+    assert out.warnings and "session variable `k`" in out.warnings[0]

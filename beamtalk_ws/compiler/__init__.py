@@ -68,7 +68,8 @@ def _compile_module(module, source, bound, filename, table) -> CompiledInput:
     if diagnostics:
         raise CompileError(diagnostics, source, filename)
     forms, unique = compile_repl_statements(statements, frozenset(bound), source, filename, table)
-    return CompiledInput(forms, unique, module, lint.render(lint.warnings(statements), source, filename))
+    found = lint.warnings(statements) + lint.session_warnings(statements, bound)
+    return CompiledInput(forms, unique, module, lint.render(found, source, filename))
 
 
 __all__ = ["CompileError", "CompiledInput", "compile_input", "compile_module", "classes_needed", "STAGES"]

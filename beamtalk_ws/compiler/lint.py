@@ -2,7 +2,10 @@
 
 Warnings never stop an input from running; the REPL shows them as `⚠` lines
 and `--json` replies carry them as `"warnings"` (DESIGN §3).  Today there is
-one: statements after a `^` can never run (spec semantics §4.6).
+two: statements after a `^` can never run (spec semantics §4.6), and, at the
+REPL, a block kept in a session variable that assigns a session variable (a
+later input that runs it will not see the assignment: the block is an
+escaped block, README "Blocks that assign outer variables").
 """
 
 from __future__ import annotations
@@ -33,6 +36,49 @@ def _sequence(statements, out) -> None:
             out.append(Diagnostic("Unreachable code after `^`", nxt.span, severity="warning",
                                   hint="Statements after a return never run"))
             return
+
+
+def session_warnings(statements, bound) -> list[Diagnostic]:
+    """Blocks stored in a session variable by a REPL input that assign a
+    session variable.  Within the input they update it; run by a later input
+    they cannot (the session's bindings are values, not cells), which would
+    otherwise be a silent surprise."""
+    session = set(bound)
+    for st in statements:
+        if isinstance(st, ast.Assignment) and isinstance(st.target, ast.Variable):
+            session.add(st.target.name)
+    out: list[Diagnostic] = []
+    for st in statements:
+        if not (isinstance(st, ast.Assignment) and isinstance(st.target, ast.Variable)
+                and isinstance(st.value, ast.Block)):
+            continue
+        assigned = sorted(_assigned_outer(st.value, session))
+        if assigned:
+            names = ", ".join(f"`{n}`" for n in assigned)
+            out.append(Diagnostic(
+                f"This block assigns the session variable{'s' if len(assigned) > 1 else ''} {names}: "
+                f"run by a later input, its assignment stays inside the block",
+                st.value.span, severity="warning",
+                hint="Within this input the assignment is seen; across inputs keep the state in an "
+                     "object or an actor (or in the block's answer)"))
+    return out
+
+
+def _assigned_outer(block, session) -> set:
+    """Names assigned inside `block` (at any depth) that are session
+    variables, not parameters of the block or of a block inside it."""
+    found = set()
+    stack = [(block, frozenset())]
+    while stack:
+        node, params = stack.pop()
+        if isinstance(node, ast.Block):
+            params = params | {p if isinstance(p, str) else getattr(p, "name", p) for p in node.parameters}
+        if isinstance(node, ast.Assignment) and isinstance(node.target, ast.Variable):
+            name = node.target.name
+            if name in session and name not in params:
+                found.add(name)
+        stack.extend((c, params) for c in node.children())
+    return found
 
 
 def render(diags, source: str, filename: str) -> list[str]:
