@@ -34,7 +34,8 @@ def own_ws(bt_home):
 SETUP = [
     "Actor subclass: RevCounter\n  state: count = 0\n  class revivable => true\n"
     "  bump => self.count := self.count + 1\n  count => self.count",
-    "Actor subclass: RevHolder\n  state: held = nil\n  class revivable => true\n"
+    "Actor subclass: RevHolder\n  state: held = nil\n  classState: kept = nil\n"
+    "  class revivable => true\n  class keep: x => self.kept := x\n  class kept => self.kept\n"
     "  hold: x => self.held := x\n  held => self.held",
     "Actor subclass: PlainCounter\n  state: count = 0\n"
     "  bump => self.count := self.count + 1\n  count => self.count",
@@ -43,6 +44,8 @@ SETUP = [
     "Workspace bind: c as: #RevShared",
     "h := RevHolder spawn",
     "h hold: c",
+    "RevHolder keep: c",
+    "cp := c pid",
     "p := PlainCounter spawn",
     "p bump",
 ]
@@ -69,6 +72,8 @@ async def check(ws, count="3"):
         # one process, not three copies of the state
         assert await ok(repl, "(c pid) == (RevShared pid)") == "true"
         assert await ok(repl, "(c pid) == (h held pid)") == "true"
+        assert await ok(repl, "(c pid) == (RevHolder kept pid)") == "true"
+        assert await ok(repl, "cp == c pid") == "true"
         # it runs: a message after the restart changes the one revived state
         await ok(repl, "c bump")
         assert await ok(repl, "RevShared count") == str(int(count) + 1)
