@@ -10,7 +10,10 @@ Each test uses a workspace of its own (the shared one must not be restarted).
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import uuid
 
 import pytest
 
@@ -18,8 +21,6 @@ from beamtalk_ws.workspace import launcher, paths
 
 from conftest import run_beamtalk
 from test_durable import kill9, ok, session
-
-import uuid
 
 
 @pytest.fixture
@@ -136,5 +137,40 @@ async def test_a_stopped_actor_and_a_removed_class_come_back_dead(own_ws):
         assert re.fullmatch(r"a dead RevCounter \(was <0\.\d+\.0>\)", gone), gone
         t = await ok(repl, "t")
         assert t.startswith("a dead RevTemp (was <0.") and "class RevTemp" in t, t
+    finally:
+        await c.close()
+
+
+async def test_a_store_from_before_actor_revival_gets_its_table(own_ws, tmp_path):
+    """A format-1 store written before `bt_actor` existed is opened, keeps what
+    it holds, and revives actors from then on."""
+    await set_up(own_ws)
+    run_beamtalk(["workspace", "stop", own_ws.id])
+    store = launcher.store_dir(own_ws)
+    home = tmp_path / "home"
+    home.mkdir()
+    code = ("application:set_env(mnesia, dir, \"%s\"), ok = mnesia:start(), "
+            "ok = mnesia:wait_for_tables([bt_actor], 10000), "
+            "{atomic, ok} = mnesia:delete_table(bt_actor), stopped = mnesia:stop(), halt()." % store)
+    subprocess.run(["erl", "-noshell", "-sname", own_ws.node_name, "-eval", code],
+                   check=True, timeout=60, cwd=tmp_path, capture_output=True, text=True,
+                   env={**os.environ, "HOME": str(home), "ERL_CRASH_DUMP_BYTES": "0"})
+    r = run_beamtalk(["workspace", "start", own_ws.id])
+    assert r.returncode == 0, r.stderr
+    assert "Restored" in r.stdout and "1 global" in r.stdout, r.stdout
+    assert "actors revived" not in r.stdout and "another version" not in r.stdout, r.stdout
+    c, repl = await session(own_ws)
+    try:
+        dead = await ok(repl, "c")
+        assert dead.startswith("a dead RevCounter (was <0."), dead
+        await ok(repl, "c := RevCounter spawn. c bump")
+    finally:
+        await c.close()
+    kill9(own_ws)
+    info, started = launcher.start(own_ws, idle_timeout=None)
+    assert started and "1 actor revived" in info.restored, info
+    c, repl = await session(own_ws)
+    try:
+        assert await ok(repl, "c count") == "1"
     finally:
         await c.close()
