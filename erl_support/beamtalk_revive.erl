@@ -63,11 +63,14 @@ spawned() ->
         _ -> false
     end.
 
-%% Class-side methods run in the calling process: asking here is safe.
+%% Class-side methods run in the calling process: asking here is safe.  The
+%% class-side table is flattened (inherited methods included), so a class
+%% without the method is answered without raising a doesNotUnderstand.
 revivable(Class) ->
-    try beamtalk_send:send(beamtalk_class:class_object(Class), revivable, []) =:= true
-    catch _:_ -> false
-    end.
+    maps:is_key(revivable, beamtalk_class:class_side_methods(Class)) andalso
+        try beamtalk_send:send(beamtalk_class:class_object(Class), revivable, []) =:= true
+        catch _:_ -> false
+        end.
 
 %%% At boot
 

@@ -121,6 +121,11 @@ async def test_a_stopped_actor_and_a_removed_class_come_back_dead(own_ws):
             await ok(repl, line)
         await ok(repl, "a := RevCounter spawn. a bump")
         await ok(repl, "gone := RevCounter spawn. gone stop")
+        # revivable is inherited like any class-side method, and can be undone
+        await ok(repl, "RevCounter subclass: RevSub\n  twice => self bump. self bump")
+        await ok(repl, "s := RevSub spawn. s twice")
+        await ok(repl, "RevCounter subclass: RevNot\n  class revivable => false")
+        await ok(repl, "n := RevNot spawn. n bump")
         await ok(repl, "Actor subclass: RevTemp\n  state: n = 1\n  class revivable => true\n  n => self.n")
         await ok(repl, "t := RevTemp spawn")
         await ok(repl, "RevTemp removeFromSystem")
@@ -129,10 +134,12 @@ async def test_a_stopped_actor_and_a_removed_class_come_back_dead(own_ws):
     kill9(own_ws)
     info, started = launcher.start(own_ws, idle_timeout=None)
     assert started, info
-    assert "1 actor revived" in info.restored, info
+    assert "2 actors revived" in info.restored, info
     c, repl = await session(own_ws)
     try:
         assert await ok(repl, "a count") == "1"
+        assert await ok(repl, "s count") == "2"
+        assert (await ok(repl, "n")).startswith("a dead RevNot (was <0.")
         gone = await ok(repl, "gone")
         assert re.fullmatch(r"a dead RevCounter \(was <0\.\d+\.0>\)", gone), gone
         t = await ok(repl, "t")
