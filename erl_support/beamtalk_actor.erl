@@ -207,8 +207,13 @@ fields_of(ClassName) ->
 %%% gen_server
 %%% ---------------------------------------------------------------------
 
+init({{Class, Mod}, {'$bt_revived', State}}) ->
+    %% brought back from the store (beamtalk_revive): already stored
+    put('$bt_self', {beamtalk_object, Class, Mod, self()}),
+    {ok, State};
 init({{Class, Mod}, State}) ->
     put('$bt_self', {beamtalk_object, Class, Mod, self()}),
+    beamtalk_revive:changed(State),
     {ok, State}.
 
 handle_call({Sel, Args}, {Caller, _}, State0) when is_atom(Sel), is_list(Args) ->
@@ -218,7 +223,9 @@ handle_call({Sel, Args}, {Caller, _}, State0) when is_atom(Sel), is_list(Args) -
     {T, State} = current(State0),
     Self = get('$bt_self'),
     try beamtalk_send:invoke(T, Self, State, Sel, Args) of
-        {Result, State1} when is_map(State1) -> {reply, {ok, Result}, State1};
+        {Result, State1} when is_map(State1) ->
+            snapshot(State0, State1),
+            {reply, {ok, Result}, State1};
         Other -> {reply, {error, error, bad_method_result(Sel, Other), []}, State}
     catch
         C:R:S ->
@@ -237,7 +244,9 @@ handle_cast({cast, Sel, Args}, State0) when is_atom(Sel), is_list(Args) ->
     erase('$bt_caller'),                 % nobody waits: background work
     {T, State} = current(State0),
     try beamtalk_send:invoke(T, get('$bt_self'), State, Sel, Args) of
-        {_Result, State1} when is_map(State1) -> {noreply, State1};
+        {_Result, State1} when is_map(State1) ->
+            snapshot(State0, State1),
+            {noreply, State1};
         _ -> {noreply, State}
     catch _:_ -> {noreply, State}
     end;
@@ -252,6 +261,10 @@ handle_info(_Msg, State) ->
 terminate(_Reason, _State) -> ok.
 
 code_change(_Old, State, _Extra) -> {ok, State}.
+
+%% A revivable actor's changed state is noted for the store (beamtalk_revive).
+snapshot(Same, Same) -> ok;
+snapshot(_, State) -> beamtalk_revive:changed(State).
 
 bad_method_result(Sel, Other) ->
     beamtalk_exception:new(internal_error, undefined, Sel,

@@ -33,11 +33,16 @@ restore_code() ->
                                                  maps:to_list(Modules)),
             P1 = lists:append([load(M, Bin) || {M, Bin} <- lists:sort(Input)]),
             {NClasses, P2} = classes(maps:get(bt_class, All, []), maps:from_list(ClassMods)),
+            %% Revivable actors (beamtalk_revive) need their classes, and
+            %% come before anything that may refer to them.
+            {NActors, P3} = beamtalk_revive:revive_all(maps:get(bt_actor, All, [])),
+            NActors > 0 andalso revive_class_vars(),
             Globals = maps:get(bt_global, All, []),
             [beamtalk_class:set_global(K, revive(V)) || {K, V} <- Globals],
-            #{classes => NClasses, globals => length(Globals), problems => P1 ++ P2};
+            #{classes => NClasses, globals => length(Globals), actors => NActors,
+              problems => P1 ++ P2 ++ P3};
         {off, Why} ->
-            #{classes => 0, globals => 0, problems => [Why]}
+            #{classes => 0, globals => 0, actors => 0, problems => [Why]}
     end.
 
 input_module(M) ->
@@ -86,9 +91,16 @@ watches() ->
 
 %% @doc The highest N of a stored input module `bt@repl@eN`: the workspace
 %% numbers new ones after it, so a restored module is never replaced.
-%% @doc `Restored 12 bindings, 3 classes, 1 global, 1 watch`.
-summary_text(#{bindings := B, classes := C, globals := G, watches := W}) ->
-    Parts = [plural(B, "binding"), plural(C, "class"), plural(G, "global"), plural(W, "watch")],
+%% @doc `Restored 12 bindings, 3 classes, 1 global, 1 watch` (and `, 2
+%% actors revived` when there were revivable actors).
+summary_text(#{bindings := B, classes := C, globals := G, watches := W} = S) ->
+    Actors = case maps:get(actors, S, 0) of
+                 0 -> [];
+                 1 -> ["1 actor revived"];
+                 N -> [[integer_to_list(N), " actors revived"]]
+             end,
+    Parts = [plural(B, "binding"), plural(C, "class"), plural(G, "global"), plural(W, "watch")
+             | Actors],
     iolist_to_binary(["Restored ", lists:join(", ", Parts)]).
 
 plural(1, Word) -> ["1 ", Word];
@@ -148,6 +160,15 @@ define(Name, Entry, Vars, ClassMods) ->
 
 const(V) -> fun() -> V end.
 
+%% Class variables were set when their class was defined, before the actors
+%% they may hold were revived: set those again.
+revive_class_vars() ->
+    Rows = maps:get(bt_class, beamtalk_store:read_all(#{}), []),
+    [catch beamtalk_class:set_class_var(Name, K, revive(V))
+     || {Name, {_, _, Vars}} <- Rows, is_map(Vars), {K, V} <- maps:to_list(Vars),
+        revive(V) =/= (catch beamtalk_class:class_var(Name, K))],
+    ok.
+
 %%% Dead values
 
 %% @doc Replace what died with the node that made it.
@@ -156,14 +177,22 @@ revive({beamtalk_object, Tag, beamtalk_class, _Pid} = V) ->
         undefined -> dead(<<"class">>, V);
         Name -> try beamtalk_class:class_object(Name) catch _:_ -> dead(<<"class">>, V) end
     end;
-revive({beamtalk_object, Class, _Mod, Pid}) when is_pid(Pid) ->
-    %% The workspace singletons (Transcript, Workspace, ...) are there again.
-    case [S || G <- beamtalk_singletons:names(),
-               {beamtalk_object, C, _, _} = S <- [catch beamtalk_class:global(G)], C =:= Class] of
-        [Live | _] -> Live;
-        [] -> dead(atom_to_binary(Class, utf8), Pid)
+revive({beamtalk_object, Class, Mod, Pid}) when is_pid(Pid) ->
+    case beamtalk_revive:lookup(Pid) of
+        {ok, New} -> {beamtalk_object, Class, Mod, New};     % a revived actor
+        error ->
+            %% The workspace singletons (Transcript, Workspace, ...) are there again.
+            case [S || G <- beamtalk_singletons:names(),
+                       {beamtalk_object, C, _, _} = S <- [catch beamtalk_class:global(G)], C =:= Class] of
+                [Live | _] -> Live;
+                [] -> dead(atom_to_binary(Class, utf8), Pid)
+            end
     end;
-revive(V) when is_pid(V) -> dead(<<"process">>, V);
+revive(V) when is_pid(V) ->
+    case beamtalk_revive:lookup(V) of
+        {ok, New} -> New;                   % `anActor pid` of a revived actor
+        error -> dead(<<"process">>, V)
+    end;
 revive(V) when is_port(V) -> dead(<<"port">>, V);
 revive(V) when is_reference(V) -> dead(<<"reference">>, V);
 revive(V) when is_list(V) -> revive_list(V, []);
@@ -177,7 +206,11 @@ revive_list(Tail, Acc) -> lists:reverse(Acc, revive(Tail)).
 
 dead(What, Term) ->
     Was = case Term of
-              P when is_pid(P) -> pid_to_list(P);
+              P when is_pid(P) ->
+                  case beamtalk_revive:reason(P) of
+                      {ok, Why} -> [pid_to_list(P), "; not revived: ", Why];
+                      error -> pid_to_list(P)
+                  end;
               P when is_port(P) -> erlang:port_to_list(P);
               R when is_reference(R) -> erlang:ref_to_list(R);
               _ -> "an earlier run"

@@ -22,24 +22,29 @@
 %% bt_binding ({Session, Name}), bt_class (Name => {Seq, Entry, ClassVars}),
 %% bt_module (Module => beam binary: the input and class modules closures
 %% refer to), bt_global (Workspace bind:as:), bt_watch (Path), bt_change
-%% (pending source changes, beamtalk_changes).
+%% (pending source changes, beamtalk_changes), bt_actor (Pid => the last
+%% state of a revivable actor, beamtalk_revive; a store written before
+%% bt_actor existed gets the table when it is opened).
 -module(beamtalk_store).
 -behaviour(gen_server).
 
 -export([open/1, state/0, status/0, evaluation_done/2, session_cleared/1,
          module_loaded/2, class_changed/1, watches_changed/1,
-         read_all/1, put_change/2, delete_change/1, changes/0, seed/2]).
+         read_all/1, put_change/2, delete_change/1, changes/0, seed/2,
+         actor_changed/2, revived/2]).
 -export([init/1, handle_call/3, handle_cast/2, handle_info/2, terminate/2,
          code_change/3]).
 
 -define(SERVER, ?MODULE).
 -define(VERSION, 1).
 -define(PENDING, beamtalk_store_pending).   % {module, Mod} => Bin | {class, Name}
--define(TABLES, [bt_meta, bt_binding, bt_class, bt_module, bt_global, bt_watch, bt_change]).
+-define(TABLES, [bt_meta, bt_binding, bt_class, bt_module, bt_global, bt_watch, bt_change,
+                 bt_actor]).
 -define(POKE_MS, 100).
 
 -record(st, {dir, last = #{} :: #{binary() => map()}, globals = #{} :: map(),
-             seq = 0, poke = undefined}).
+             seq = 0, poke = undefined,
+             actors = #{} :: #{pid() => true}}).   % the pids with a bt_actor row
 
 %%% API
 
@@ -121,6 +126,24 @@ note(Key, Value) ->
     end,
     ok.
 
+%% @doc A revivable actor's state changed (beamtalk_revive, called in the
+%% actor): the next commit writes it.  A commit happens before the reply of
+%% an evaluation that sent to the actor, or a moment after a change made
+%% outside one (a cast, a timer).
+actor_changed(Pid, State) -> note({actor, Pid}, State).
+
+%% @doc After the revival at boot (beamtalk_restore): in one transaction,
+%% every stored binding, global and class variable is rewritten with Fun
+%% (the old pids of revived actors become the new ones, other dead values
+%% placeholders) and the bt_actor rows are replaced by Actors
+%% ([{NewPid, State}]).  Before it the store holds the previous run's cut,
+%% after it this run's: a kill at any moment revives the same actors.
+revived(Fun, Actors) ->
+    case on() of
+        true -> gen_server:call(?SERVER, {revived, Fun, Actors}, infinity);
+        false -> ok
+    end.
+
 %% @doc Everything stored, for beamtalk_restore: #{Table => [{Key, Value}]}.
 read_all(_Opts) ->
     case on() of
@@ -179,6 +202,14 @@ do_open(StoreDir) ->
             end
     end.
 
+%% A table this version added (bt_actor) to a store of the same format that
+%% an earlier build wrote: created empty, nothing else changes.
+add_missing_tables() ->
+    Have = mnesia:system_info(tables),
+    [{atomic, ok} = mnesia:create_table(T, [{disc_copies, [node()]}, {attributes, [key, value]}])
+     || T <- ?TABLES, not lists:member(T, Have)],
+    ok.
+
 check_version(StoreDir) ->
     Version = case mnesia:dirty_read(bt_meta, schema_version) of
                   [{_, _, V}] -> V;
@@ -186,6 +217,7 @@ check_version(StoreDir) ->
               end,
     case Version of
         ?VERSION ->
+            add_missing_tables(),
             ok = mnesia:wait_for_tables(?TABLES, 60000),
             ok;
         _ ->
@@ -210,6 +242,9 @@ handle_call({seed, Session, Bindings}, _From, St) ->
     {reply, ok, St#st{last = maps:put(Session, Bindings, St#st.last)}};
 handle_call({commit, Session, Bindings}, _From, St) ->
     {Reply, St1} = commit(Session, Bindings, St),
+    {reply, Reply, St1};
+handle_call({revived, Fun, Actors}, _From, St) ->
+    {Reply, St1} = rewrite(Fun, Actors, St),
     {reply, Reply, St1};
 handle_call({write_one, Tab, Key, Value}, _From, St) ->
     Reply = transaction(fun() ->
@@ -253,8 +288,9 @@ commit(Session, Bindings, St) ->
                     false -> diff_ops(bt_global, St#st.globals, Globals)
                 end,
     {PendingOps, Seq} = pending_ops(Pending, St#st.seq),
-    case BindingOps ++ GlobalOps ++ PendingOps of
-        [] -> {ok, St};
+    {ActorOps, Actors} = actor_ops(Pending, St#st.actors),
+    case BindingOps ++ GlobalOps ++ PendingOps ++ ActorOps of
+        [] -> {ok, St#st{actors = Actors}};
         Ops ->
             Reply = transaction(fun() -> lists:foreach(fun apply_op/1, Ops) end),
             [ets:delete_object(?PENDING, P) || P <- Pending],
@@ -262,8 +298,45 @@ commit(Session, Bindings, St) ->
                        none -> St#st.last;
                        _ -> maps:put(Session, Bindings, St#st.last)
                    end,
-            {Reply, St#st{last = Last, globals = Globals, seq = Seq}}
+            {Reply, St#st{last = Last, globals = Globals, seq = Seq, actors = Actors}}
     end.
+
+%% The revivable actors' states noted since the last commit, and the rows
+%% of those that died (stopped, killed, crashed) deleted: a stopped actor is
+%% not revived.  While the node shuts down (`workspace stop`) every actor
+%% dies with it and its row stays: that is what the next start revives.
+actor_ops(Pending, Known) ->
+    Written = [{P, S} || {{actor, P}, S} <- Pending],
+    All = lists:foldl(fun({P, _}, M) -> M#{P => true} end, Known, Written),
+    case init:get_status() of
+        {stopping, _} -> {[{write, bt_actor, P, S} || {P, S} <- Written], All};
+        _ ->
+            Dead = [P || P <- maps:keys(All), not is_process_alive(P)],
+            Writes = [{write, bt_actor, P, S} || {P, S} <- Written, not lists:member(P, Dead)],
+            Deletes = [{delete, bt_actor, P} || P <- Dead, maps:is_key(P, Known)],
+            {Writes ++ Deletes, maps:without(Dead, All)}
+    end.
+
+%% The one transaction of beamtalk_store:revived/2.
+rewrite(Fun, Actors, St) ->
+    Rows = fun(Tab) -> [{K, V} || {_, K, V} <- ets:tab2list(Tab)] end,
+    Changed = fun(T, Rs, Wrap) ->
+                      lists:append([case Fun(V) of
+                                        V -> [];
+                                        V1 -> [{write, T, K, Wrap(V1, Extra)}]
+                                    end || {K, V, Extra} <- Rs])
+              end,
+    Values = lists:append([Changed(T, [{K, V, none} || {K, V} <- Rows(T)], fun(V1, _) -> V1 end)
+                           || T <- [bt_binding, bt_global]]),
+    ClassVars = Changed(bt_class, [{K, V, {Seq, E}} || {K, {Seq, E, V}} <- Rows(bt_class), is_map(V)],
+                        fun(V1, {Seq, E}) -> {Seq, E, V1} end),
+    Old = [{delete, bt_actor, P} || {P, _} <- Rows(bt_actor)],
+    New = [{write, bt_actor, P, S} || {P, S} <- Actors],
+    Reply = case Values ++ ClassVars ++ Old ++ New of
+                [] -> ok;
+                Ops -> transaction(fun() -> lists:foreach(fun apply_op/1, Ops) end)
+            end,
+    {Reply, St#st{actors = maps:from_list([{P, true} || {P, _} <- Actors])}}.
 
 transaction(F) ->
     case mnesia:transaction(F) of
@@ -296,6 +369,8 @@ pending_ops(Pending, Seq0) ->
                         {[{write, bt_module, Mod, Bin} | Acc], Seq};
                    ({{class, Name}, _}, {Acc, Seq}) ->
                         {[class_op(Name, erlang:system_time(microsecond)) | Acc], Seq};
+                   ({{actor, _}, _}, Acc) ->
+                        Acc;             % actor_ops
                    ({watches, Roots}, {Acc, Seq}) ->
                         Old = [K || {_, K, _} <- ets:tab2list(bt_watch)],
                         {[{delete, bt_watch, R} || R <- Old, not lists:member(R, Roots)]
