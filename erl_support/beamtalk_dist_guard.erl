@@ -8,10 +8,15 @@
 %% lets through the first ten and then only the 100th, 1000th, 10 000th, ...
 %% with the count so far: the log stays readable and grows logarithmically.
 %%
+%% The plain carrier (beamtalk_tcp_dist) logs the connections it resets
+%% before the handshake (peers of another OS user) with the same prefix, so
+%% they are counted and thinned here too.
+%%
 %% What it cannot do: OTP 25 interns the peer's node name as an atom when it
 %% reads the name, before the cookie is checked (dist_util, recv_name), so
-%% each fresh name still costs one atom.  See the README ("Strangers at the
-%% distribution port") for why that part needs TLS distribution.
+%% each fresh name that reaches the handshake costs one atom.  Other local
+%% users never reach it (beamtalk_tcp_dist); other hosts need TLS (see the
+%% README, "Strangers at the distribution port").
 -module(beamtalk_dist_guard).
 
 -export([install/0, rejected/0, filter/2]).
