@@ -46,24 +46,38 @@ filter(#{msg := {report, #{label := {error_logger, _}, format := Fmt, args := Ar
     filter_text(Event, Fmt, Args, X);
 filter(#{msg := {Fmt, Args}} = Event, X) when is_list(Args), Fmt =/= report, Fmt =/= string ->
     filter_text(Event, Fmt, Args, X);
+%% A TLS workspace: ssl reports each handshake a stranger fails (no or a bad
+%% certificate, not TLS at all) as a notice of the server side, ~80 bytes
+%% each; counted and thinned like the kernel's lines.
+filter(#{msg := {report, #{alert := _, role := server, statename := St} = R}} = Event, _)
+  when St =/= connection ->
+    thin(Event, fun() -> tls_text(R) end);
 filter(Event, _) ->
     Event.
 
 filter_text(Event, Fmt, Args, _) ->
     case is_rejection(Fmt) of
         false -> Event;
-        true ->
-            C = persistent_term:get(?KEY),
-            counters:add(C, 1, 1),
-            N = counters:get(C, 1),
-            case N =< ?LOG_FIRST orelse power_of_ten(N) of
-                false -> stop;
-                true when N =< ?LOG_FIRST -> Event;
-                true -> Event#{msg := {"~ts (~b failed connection attempts since the node "
-                                                "started; after the first ~b only every power "
-                                                "of ten is logged)~n",
-                                       [text(Fmt, Args), N, ?LOG_FIRST]}}
-            end
+        true -> thin(Event, fun() -> text(Fmt, Args) end)
+    end.
+
+thin(Event, Text) ->
+    C = persistent_term:get(?KEY),
+    counters:add(C, 1, 1),
+    N = counters:get(C, 1),
+    case N =< ?LOG_FIRST orelse power_of_ten(N) of
+        false -> stop;
+        true when N =< ?LOG_FIRST -> Event;
+        true -> Event#{msg := {"~ts (~b failed connection attempts since the node "
+                                "started; after the first ~b only every power "
+                                "of ten is logged)~n",
+                               [Text(), N, ?LOG_FIRST]}}
+    end.
+
+tls_text(Report) ->
+    try ssl_logger:format(Report) of
+        {Fmt, Args} -> text(Fmt, Args)
+    catch _:_ -> <<"TLS server: handshake refused">>
     end.
 
 is_rejection(Fmt) ->

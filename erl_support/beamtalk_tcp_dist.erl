@@ -73,7 +73,7 @@ hand_over(Kernel, Socket) ->
     receive
         {Kernel, controller, Pid} ->
             forward(Pid, Socket),
-            ok = inet_tcp:controlling_process(Socket, Pid),
+            _ = inet_tcp:controlling_process(Socket, Pid),
             forward(Pid, Socket),
             Pid ! {self(), controller};
         {Kernel, unsupported_protocol} ->

@@ -228,3 +228,37 @@ def test_the_owner_still_attaches_with_a_plain_erl_node(lone_workspace):
 def test_a_plain_workspace_runs_the_guarded_carrier(lone_workspace):
     argv = Path(f"/proc/{launcher.running_info(lone_workspace).os_pid}/cmdline").read_bytes().split(b"\0")
     assert argv[argv.index(b"-proto_dist") + 1] == b"beamtalk_tcp"
+
+
+async def test_ten_thousand_strangers_at_a_tls_workspace(bt_home):
+    """A TLS workspace keeps OTP's `inet_tls` carrier; strangers without a
+    certificate never reach the name message either."""
+    from conftest import run_beamtalk
+    from beamtalk_ws.workspace import tlsfiles
+
+    name = "hstls" + uuid.uuid4().hex[:6]
+    ws = paths.resolve(name)
+    try:
+        r = run_beamtalk(["workspace", "start", name, "--tls"], timeout=120)
+        assert r.returncode == 0, r.stderr
+        argv = Path(f"/proc/{launcher.running_info(ws).os_pid}/cmdline").read_bytes().split(b"\0")
+        assert argv[argv.index(b"-proto_dist") + 1] == b"inet_tls"
+        client = await WorkspaceClient.connect(ws, session="hs-tls")
+        try:
+            port = tlsfiles.listener(ws).port or (await epmd.port_please(ws.node_name.split("@")[0])).port
+            await asyncio.to_thread(storm_as_nobody, port, 20)
+            await asyncio.sleep(0.5)
+            atoms_before, log_before = await atom_count(client), ws.log.stat().st_size
+            seen = await asyncio.to_thread(storm_as_nobody, port, ATTEMPTS)
+            await asyncio.sleep(1.0)
+            atoms_after, log_after = await atom_count(client), ws.log.stat().st_size
+            print(f"\n{ATTEMPTS} strangers at a TLS workspace: {seen}; atoms {atoms_before} -> {atoms_after} "
+                  f"(+{atoms_after - atoms_before}); node.log +{log_after - log_before} bytes")
+            assert sum(seen.values()) == ATTEMPTS and not any(k.startswith("unreachable") for k in seen)
+            assert atoms_after - atoms_before <= 10
+            assert log_after - log_before <= 64 * 1024, ws.log.read_text(errors="replace")[-1500:]
+            assert (await Repl(client).evaluate("3 + 4")).text == "7"
+        finally:
+            await client.close()
+    finally:
+        launcher.kill(ws)
