@@ -8,10 +8,15 @@
 %% lets through the first ten and then only the 100th, 1000th, 10 000th, ...
 %% with the count so far: the log stays readable and grows logarithmically.
 %%
+%% The plain carrier (beamtalk_tcp_dist) logs the connections it resets
+%% before the handshake (peers of another OS user) with the same prefix, so
+%% they are counted and thinned here too.
+%%
 %% What it cannot do: OTP 25 interns the peer's node name as an atom when it
 %% reads the name, before the cookie is checked (dist_util, recv_name), so
-%% each fresh name still costs one atom.  See the README ("Strangers at the
-%% distribution port") for why that part needs TLS distribution.
+%% each fresh name that reaches the handshake costs one atom.  Other local
+%% users never reach it (beamtalk_tcp_dist); other hosts need TLS (see the
+%% README, "Strangers at the distribution port").
 -module(beamtalk_dist_guard).
 
 -export([install/0, rejected/0, filter/2]).
@@ -41,24 +46,38 @@ filter(#{msg := {report, #{label := {error_logger, _}, format := Fmt, args := Ar
     filter_text(Event, Fmt, Args, X);
 filter(#{msg := {Fmt, Args}} = Event, X) when is_list(Args), Fmt =/= report, Fmt =/= string ->
     filter_text(Event, Fmt, Args, X);
+%% A TLS workspace: ssl reports each handshake a stranger fails (no or a bad
+%% certificate, not TLS at all) as a notice of the server side, ~80 bytes
+%% each; counted and thinned like the kernel's lines.
+filter(#{msg := {report, #{alert := _, role := server, statename := St} = R}} = Event, _)
+  when St =/= connection ->
+    thin(Event, fun() -> tls_text(R) end);
 filter(Event, _) ->
     Event.
 
 filter_text(Event, Fmt, Args, _) ->
     case is_rejection(Fmt) of
         false -> Event;
-        true ->
-            C = persistent_term:get(?KEY),
-            counters:add(C, 1, 1),
-            N = counters:get(C, 1),
-            case N =< ?LOG_FIRST orelse power_of_ten(N) of
-                false -> stop;
-                true when N =< ?LOG_FIRST -> Event;
-                true -> Event#{msg := {"~ts (~b failed connection attempts since the node "
-                                                "started; after the first ~b only every power "
-                                                "of ten is logged)~n",
-                                       [text(Fmt, Args), N, ?LOG_FIRST]}}
-            end
+        true -> thin(Event, fun() -> text(Fmt, Args) end)
+    end.
+
+thin(Event, Text) ->
+    C = persistent_term:get(?KEY),
+    counters:add(C, 1, 1),
+    N = counters:get(C, 1),
+    case N =< ?LOG_FIRST orelse power_of_ten(N) of
+        false -> stop;
+        true when N =< ?LOG_FIRST -> Event;
+        true -> Event#{msg := {"~ts (~b failed connection attempts since the node "
+                                "started; after the first ~b only every power "
+                                "of ten is logged)~n",
+                               [Text(), N, ?LOG_FIRST]}}
+    end.
+
+tls_text(Report) ->
+    try ssl_logger:format(Report) of
+        {Fmt, Args} -> text(Fmt, Args)
+    catch _:_ -> <<"TLS server: handshake refused">>
     end.
 
 is_rejection(Fmt) ->

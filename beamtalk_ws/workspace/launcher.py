@@ -88,7 +88,7 @@ def node_argv(ws: WorkspacePaths, ebin: Path, idle_timeout: int | None,
         "-noinput",
         "-sname", ws.node_name,
         "-kernel", "inet_dist_use_interface", tlsfiles.dist_interface(ws),
-        *tlsfiles.node_args(ws),
+        *(tlsfiles.node_args(ws) or plain_dist_args()),
         "-pa", str(ebin),
         "-beamtalk_workspace", ws.id,
         "-beamtalk_dir", str(ws.dir),
@@ -97,6 +97,16 @@ def node_argv(ws: WorkspacePaths, ebin: Path, idle_timeout: int | None,
         *peer_args(),
         "-s", "beamtalk_boot", "start",
     ]
+
+
+def plain_dist_args() -> list[str]:
+    """A plain workspace's carrier (`erl_support/beamtalk_tcp_dist.erl`): TCP
+    that admits only the node's own OS user, found through /proc/net/tcp, so
+    other local users cannot reach the handshake (which costs an atom per
+    fresh name).  Off Linux there is no /proc to ask: OTP's own TCP carrier."""
+    if not Path("/proc/net/tcp").exists():
+        return []
+    return ["-proto_dist", "beamtalk_tcp"]
 
 
 def peer_args() -> list[str]:
