@@ -10,7 +10,8 @@
 %% process (beamtalk_evaluator) which only decides where these run.
 -module(beamtalk_eval_jobs).
 
--export([job/3, evaluate/3, load_modules/1, load_package/2, run_tests/2,
+-export([job/3, evaluate/3, load_modules/1, compile_and_load/1, compile_forms/2,
+         load_package/2, run_tests/2,
          runtime_error/3, compile_options/0]).
 
 %% @doc The work of an eval request, as a fun for the evaluator to run.
@@ -72,17 +73,29 @@ compile_forms(_Mod, _Forms) ->
 %% fails changes nothing that is loaded.  Loading runs each module's on_load
 %% hook, which registers (or hot-reloads) its class.
 load_modules(Modules) ->
+    case compile_and_load(Modules) of
+        ok -> {ok, <<"ok">>, undefined};
+        {error, Text} -> {internal, Text};
+        {exception, C, R, S} -> runtime_error(C, R, S)
+    end.
+
+%% @doc The one way class modules reach the node, for the workspace server
+%% and the compiler peer alike (beamtalk_peer_code): compile every
+%% `{Module, Forms}` first, then load them in order, then hand them to the
+%% cluster.  `ok`, `{error, Text}` (nothing was loaded if one did not
+%% compile) or `{exception, Class, Reason, Stack}`.
+compile_and_load(Modules) ->
     Compiled = [{Mod, compile_forms(Mod, Forms)} || {Mod, Forms} <- Modules],
     case [Text || {_, {error, Text}} <- Compiled] of
-        [Text | _] -> {internal, Text};
+        [Text | _] -> {error, Text};
         [] ->
             try
                 [load_one(Mod, Bin) || {Mod, {ok, Bin}} <- Compiled],
                 beamtalk_cluster:loaded([{Mod, Bin} || {Mod, {ok, Bin}} <- Compiled]),
-                {ok, <<"ok">>, undefined}
+                ok
             catch
-                throw:{load_failed, Text} -> {internal, Text};
-                C:R:S -> runtime_error(C, R, S)
+                throw:{load_failed, Text} -> {error, Text};
+                C:R:S -> {exception, C, R, S}
             end
     end.
 
