@@ -119,6 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     mcp = sub.add_parser("mcp", help="Model Context Protocol server (stdio) on the project's workspace")
     _add_workspace_opts(mcp)
     mcp.add_argument("--session", default="mcp", metavar="NAME", help="session to use (default: mcp)")
+    _add_remote_opts(mcp)
     lsp = sub.add_parser("lsp", help="Language Server Protocol server (stdio) for editors")
     lsp.add_argument("--workspace", metavar="NAME", help="complete from this workspace (if running) instead of the project's")
     det = sub.add_parser("detach", help="leave a node attached with `repl --node` (--unload removes Beamtalk)",
@@ -360,6 +361,19 @@ def cmd_editors(args) -> int:
     from beamtalk_ws.mcp.server import serve
     from beamtalk_ws.repl.attach import idle_timeout_from
 
+    if args.node or args.credentials:
+        # A node beamtalk did not start, as `beamtalk repl --node` attaches to it.
+        from beamtalk_ws.repl.remote_cmd import target_from
+        from beamtalk_ws.workspace import remote
+
+        target = target_from(args)
+
+        async def connect(say):
+            client = await remote.attach(target, args.session, upgrade=args.upgrade, say=say)
+            say(client.attach_note)
+            return client
+
+        return asyncio.run(serve(None, args.session, None, connect))
     return asyncio.run(serve(paths.resolve(args.workspace), args.session, idle_timeout_from(args)))
 
 

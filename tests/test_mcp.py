@@ -279,3 +279,38 @@ async def test_changes_flush_and_revert_write_back_a_package(bt_home, tmp_path):
         assert not (root / "src" / "mcp_drop.bt").exists()
     finally:
         launcher.kill(ws)
+
+
+@pytest.fixture
+def plain_node(bt_home, tmp_path):
+    from plain_nodes import start_plain_node
+
+    node = start_plain_node(tmp_path)
+    try:
+        yield node
+    finally:
+        node.stop()
+
+
+async def test_mcp_attaches_to_a_node_beamtalk_did_not_start(plain_node, tmp_path):
+    """`beamtalk mcp --node N --cookie-file F`: the tools work on a plain node
+    (issue 16's attach); `beamtalk detach --unload` removes Beamtalk after."""
+    from conftest import run_beamtalk
+
+    node = plain_node
+    cmd = beamtalk_cmd()
+    params = StdioServerParameters(
+        command=cmd[0], args=cmd[1:] + ["mcp", "--node", node.name, "--cookie-file", str(node.cookie_file)],
+        cwd=str(tmp_path), env={"BEAMTALK_HOME": os.environ["BEAMTALK_HOME"],
+                                "ERL_EPMD_ADDRESS": os.environ.get("ERL_EPMD_ADDRESS", "")})
+    with open(os.devnull, "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as s:
+                await s.initialize()
+                r = await s.call_tool("eval", {"code": "3 + 4"})
+                assert not r.is_error and text_of(r) == "7", text_of(r)
+                r = await s.call_tool("eval", {"code": "Erlang erlang node"})
+                assert node.name in text_of(r), text_of(r)
+    r = run_beamtalk(["detach", "--node", node.name, "--cookie-file", str(node.cookie_file), "--unload"],
+                     timeout=120)
+    assert r.returncode == 0, r.stderr

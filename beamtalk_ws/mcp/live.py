@@ -79,10 +79,13 @@ class LiveWorkspace:
     """One MCP server's session on the project's workspace, connected at the
     first tool call (so `initialize` answers before any node is started)."""
 
-    def __init__(self, ws, session: str = "mcp", idle_timeout: int | None = None):
+    def __init__(self, ws, session: str = "mcp", idle_timeout: int | None = None, connect=None):
         self.ws = ws
         self.session = session
         self.idle_timeout = idle_timeout
+        #: for a node beamtalk did not start (`beamtalk mcp --node`): a coroutine
+        #: function `connect(say)` that attaches a client (never starts a node)
+        self._connect = connect
         self._repl = None
         self._connecting = asyncio.Lock()
         self._busy = asyncio.Lock()          # one session-changing input at a time
@@ -98,12 +101,16 @@ class LiveWorkspace:
                 def say(text: str) -> None:
                     print(text, file=sys.stderr, flush=True)
 
-                client = await open_client(self.ws, self.session, start="auto", idle_timeout=self.idle_timeout,
-                                           say=say)
+                if self._connect is not None:
+                    client = await self._connect(say)
+                else:
+                    client = await open_client(self.ws, self.session, start="auto",
+                                               idle_timeout=self.idle_timeout, say=say)
                 repl = Repl(client)
                 # `:watch` reports each reload through `notify`; stdout is the protocol's.
                 repl.notify = lambda outcome: say(outcome.text)
-                await _open_package(repl, self.ws, say)
+                if self._connect is None:
+                    await _open_package(repl, self.ws, say)
                 self._repl = repl
             return self._repl
 
@@ -122,6 +129,8 @@ class LiveWorkspace:
                     await gone.client.close()
                 except Exception:  # noqa: BLE001 - it is gone already
                     pass
+                if self._connect is not None:
+                    return ToolAnswer(f"{gone.client.lost_text()} The next call attaches again.", error=True)
                 return ToolAnswer(f"Workspace '{self.ws.id}' went away ({e}). The next call attaches again, "
                                   f"starting it if needed; bindings and actors of the old node are gone.",
                                   error=True)

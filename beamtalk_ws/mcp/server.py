@@ -159,8 +159,8 @@ def build_server(live: LiveWorkspace) -> MCPServer:
     return server
 
 
-async def serve(ws, session: str = "mcp", idle_timeout: int | None = None) -> int:
-    live = LiveWorkspace(ws, session, idle_timeout)
+async def serve(ws, session: str = "mcp", idle_timeout: int | None = None, connect=None) -> int:
+    live = LiveWorkspace(ws, session, idle_timeout, connect)
     server = build_server(live)
     try:
         await server.run_stdio_async()
