@@ -15,7 +15,7 @@
 %% code; any lookup in data (persistent_term, ETS, a map held elsewhere)
 %% costs more than the call it replaces (scripts/bench_runtime.py).
 -module(beamtalk_dispatch).
--export([send/3, d/4, classes/0]).
+-export([send/3, send/4, d/4, classes/0]).
 
 %% @doc `Receiver selector: args` (runtime_abi.SEND).
 %% (the same function as beamtalk_dispatch_gen's SEND_SOURCE: keep in step)
@@ -30,6 +30,20 @@ send(#{'$beamtalk_class' := 'ErlangModule', module := M} = R, Sel, Args) when is
 send(#{'$beamtalk_class' := C} = R, Sel, Args) ->
     d(C, Sel, R, Args);
 send(R, Sel, Args) ->
+    beamtalk_send:send(R, Sel, Args).
+
+%% @doc `Receiver selector: args` where the compiler named the function an
+%% Erlang module proxy would call (runtime_abi.SEND_CALLING): the selector
+%% is not one of the ErlangModule class's own, so a proxy calls Function
+%% with no lookup; every other receiver is sent the message as by send/3.
+%% (the same function as beamtalk_dispatch_gen's SEND_SOURCE: keep in step)
+send(#{'$beamtalk_class' := 'ErlangModule', module := M}, _Sel, Args, F) when is_atom(M) ->
+    try erlang:apply(M, F, Args)
+    catch C:E:S -> beamtalk_erlang:invoke_failed(C, E, S, M, F, Args)
+    end;
+send(#{'$beamtalk_class' := C} = R, Sel, Args, _F) ->
+    d(C, Sel, R, Args);
+send(R, Sel, Args, _F) ->
     beamtalk_send:send(R, Sel, Args).
 
 %% @doc Send Sel to the value object R of class C (Erlang module proxies

@@ -73,11 +73,23 @@ send(#{'$beamtalk_class' := C} = R, Sel, Args) ->
 send(R, Sel, Args) ->
     beamtalk_send:send(R, Sel, Args).
 ").
+-define(SEND_CALLING_SOURCE, "
+send(#{'$beamtalk_class' := 'ErlangModule', module := M}, _Sel, Args, F) when is_atom(M) ->
+    try erlang:apply(M, F, Args)
+    catch C:E:S -> beamtalk_erlang:invoke_failed(C, E, S, M, F, Args)
+    end;
+send(#{'$beamtalk_class' := C} = R, Sel, Args, _F) ->
+    d(C, Sel, R, Args);
+send(R, Sel, Args, _F) ->
+    beamtalk_send:send(R, Sel, Args).
+").
 
-send_function() ->
-    {ok, Tokens, _} = erl_scan:string(?SEND_SOURCE),
-    {ok, Form} = erl_parse:parse_form(Tokens),
-    Form.
+send_functions() ->
+    [begin
+         {ok, Tokens, _} = erl_scan:string(Source),
+         {ok, Form} = erl_parse:parse_form(Tokens),
+         Form
+     end || Source <- [?SEND_SOURCE, ?SEND_CALLING_SOURCE]].
 
 %% @doc The generated module's abstract forms.
 forms(Entries) ->
@@ -98,10 +110,10 @@ forms(Entries) ->
                   [V('C'), V('R'), V('Sel'), V('Args')]}]},
     Names = lists:foldr(fun(C, Acc) -> {cons, L, {atom, L, C}, Acc} end, {nil, L},
                         lists:sort(maps:keys(Entries))),
-    Send = send_function(),
+    Sends = send_functions(),
     [{attribute, L, module, beamtalk_dispatch},
-     {attribute, L, export, [{send, 3}, {d, 4}, {classes, 0}]},
-     Send,
-     {function, L, d, 4, Proxy ++ Clauses ++ [Fallback]},
+     {attribute, L, export, [{send, 3}, {send, 4}, {d, 4}, {classes, 0}]}]
+    ++ Sends ++
+    [{function, L, d, 4, Proxy ++ Clauses ++ [Fallback]},
      {function, L, classes, 0, [{clause, L, [], [], [Names]}]},
      {eof, L}].

@@ -83,3 +83,38 @@ async def test_huge_results_show_their_beginning_and_size_and_stay_bound(repl):
     out = await repl.evaluate("#(1, 2) , #(3)")
     assert out.text == "#(1, 2, 3)" or not out.ok                  # small values print whole
     assert (await repl.evaluate("(1 to: 1000) asList")).text.endswith("999, 1000)")
+
+
+async def test_proxy_sends_that_name_their_function_keep_the_class_methods(repl):
+    """A send the compiler gave the function name (send/4) still reaches the
+    ErlangModule methods for their selectors, and any receiver that is not
+    a proxy is sent the message as before."""
+    assert (await repl.evaluate("e := Erlang erlang")).ok
+    assert (await repl.evaluate("e abs: -3")).text == "3"
+    assert (await repl.evaluate("(e node) == (Erlang erlang node)")).text == "true"
+    assert (await repl.evaluate("e module")).text == "#erlang"
+    assert (await repl.evaluate("e respondsTo: #printString")).text == "true"
+    assert (await repl.evaluate("e class")).text == "ErlangModule"
+    assert (await repl.evaluate("(e call: #abs args: #(-3))")).text == "3"
+    assert (await repl.evaluate("(e perform: #abs: withArguments: #(-4))")).text == "4"
+    assert (await repl.evaluate("xs := #(3, 1, 2). xs reverse")).text == "#(2, 1, 3)"
+    assert (await repl.evaluate("n := 41. n max: 3")).text == "41"
+    out = await repl.evaluate("n frobnicate: 2")
+    assert not out.ok and "does not understand 'frobnicate:'" in out.text
+
+
+async def test_the_compiler_knows_every_selector_a_proxy_answers_with_a_method(repl):
+    """The compiler's set (from the stdlib source) must cover the node's
+    ErlangModule method table, or a held proxy would call a function where
+    the class has a method."""
+    from beamtalk_ws.compiler.proxy_sends import proxy_function, proxy_method_selectors
+
+    out = await repl.evaluate(
+        "(Erlang maps keys: (Erlang persistent_term get: #ErlangModule)) collect: [:s | s asString]")
+    assert out.ok, out.text
+    node = {s.strip().strip('"') for s in out.text[2:-1].split(", ")} - {"$info"}
+    assert "printString" in node and "call:args:" in node
+    assert node <= proxy_method_selectors()
+    assert all(proxy_function(s) is None for s in node)
+    assert proxy_function("reverse:") == "reverse" and proxy_function("node") == "node"
+    assert proxy_function("+") is None

@@ -18,6 +18,7 @@ from . import runtime_abi as R
 from beamtalk_ws.interop_names import ERLANG_CLASS_SELECTORS, PROXY_OWN_SELECTORS
 
 from .context import STATE, Body, Ctx
+from .proxy_sends import proxy_function
 from .errors import CompileError
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
@@ -385,6 +386,10 @@ class ExprGen:
         special = self.specialised(selector, receiver, args, node, body, line)
         if special is not None:
             return special
+        function = proxy_function(selector) if may_be_proxy(recv_node) else None
+        if function is not None:
+            return body.bind(rt(R.SEND_CALLING, [receiver, F.atom(selector, line), F.list_(args, None, line),
+                                                 F.atom(function, line)], line), line)
         return body.bind(rt(R.SEND, [receiver, F.atom(selector, line), F.list_(args, None, line)], line), line)
 
     def specialised(self, selector, receiver, args, node, body, line):
@@ -559,6 +564,18 @@ def argument_nodes(send) -> list:
 
 def is_self(node) -> bool:
     return isinstance(node, ast.Variable) and node.name == "self"
+
+
+#: Receivers that are never an Erlang module proxy: literals, blocks, self
+#: and class references.
+NOT_PROXY = (ast.IntegerLit, ast.FloatLit, ast.StringLit, ast.InterpolatedString, ast.SymbolLit,
+             ast.CharLit, ast.ListLit, ast.ArrayLit, ast.MapLit, ast.Block, ast.GlobalRef)
+
+
+def may_be_proxy(node) -> bool:
+    """Whether a send to `node` should name the function a module proxy
+    would call (proxy_sends.py); the others keep the shorter send/3."""
+    return not isinstance(node, NOT_PROXY) and not is_self(node)
 
 
 #: ClassBuilder messages whose block argument (at this index) becomes a method.

@@ -54,6 +54,8 @@ from __future__ import annotations
 
 # module, function -- the runtime entry points generated code may call
 SEND = ("beamtalk_dispatch", "send")              # send(Receiver, Selector, Args) -> Result
+SEND_CALLING = ("beamtalk_dispatch", "send")      # send(Receiver, Selector, Args, Function): as send/3,
+# and an Erlang module proxy calls Module:Function(Args...) straight away (compiler/proxy_sends.py)
 SUPER_SEND = ("beamtalk_send", "super_send")      # super_send(DefiningClass, Self, Selector, Args)
 ACTOR_SELF_SEND = ("beamtalk_send", "self_send")  # self_send(Self, State, Selector, Args) -> {Result, State1}
 ACTOR_SUPER_SEND = ("beamtalk_send", "super_self_send")
