@@ -14,13 +14,16 @@
          load_package/2, run_tests/2,
          runtime_error/3, compile_options/0]).
 
-%% @doc The work of an eval request, as a fun for the evaluator to run.
+%% @doc The work of an eval request, as a job for the evaluator to run
+%% (beamtalk_evaluator:run/3); an input's forms get the change to the
+%% evaluator's copy of the bindings (beamtalk_bindings_delta).
 job(#{load := Modules}, _Mod, _Bindings) -> fun() -> load_modules(Modules) end;
 job(#{package := {Dir, App}}, _Mod, _Bindings) -> fun() -> load_package(Dir, App) end;
 job(#{tests := Which} = Req, _Mod, _Bindings) ->
     Strict = maps:get(strict, Req, true),
     fun() -> run_tests(Which, Strict) end;
-job(#{forms := Forms}, Mod, Bindings) -> fun() -> evaluate(Mod, Forms, Bindings) end.
+job(#{forms := Forms}, Mod, Update) ->
+    {bindings, Update, fun(Bindings) -> evaluate(Mod, Forms, Bindings) end}.
 
 %% An input that makes funs (`unique`) runs in a module lent by
 %% beamtalk_code_pool for this input only; any other in the session's

@@ -6,10 +6,13 @@
 %% tables it owns, ports, links, monitors, `trap_exit`, the process
 %% dictionary, its mailbox) must live from one input to the next, or
 %% `t := Erlang ets new: ...` is gone before the next line can use it.
-%% Bindings do not live here: they stay in the workspace server and are
-%% handed in with each job, so an evaluator that dies (crash of a linked
-%% process, interrupt, timeout, memory limit) loses its process state but
-%% never a binding.  The server starts a new one for the next input.
+%% Bindings belong to the workspace server: an evaluator that dies (crash
+%% of a linked process, interrupt, timeout, memory limit) loses its process
+%% state but never a binding, and the server starts a new one for the next
+%% input.  The evaluator keeps a copy between inputs so that a job carries
+%% only the names that changed since the last one, and its reply only the
+%% names the input changed (beamtalk_bindings_delta: handing the whole map
+%% over copied every bound value twice per input).
 %%
 %% An error raised by an input is caught inside the job, so it does not
 %% replace the evaluator (the Erlang shell's `catch_exception(true)`): only
@@ -21,7 +24,7 @@
 -module(beamtalk_evaluator).
 
 -export([start/2, run/3, summary/1, lost_text/1, death_text/2, max_heap_words/1,
-         loop/1]).
+         loop/1, loop/2]).
 
 -define(JOB, '$bt_eval_job').
 
@@ -33,28 +36,48 @@ start(Io, MaxHeap) ->
                0 -> [];
                W -> [{max_heap_size, #{size => W, kill => true, error_logger => false}}]
            end,
-    {Pid, Mon} = spawn_opt(fun() -> ?MODULE:loop(Server) end, [monitor | Heap]),
+    {Pid, Mon} = spawn_opt(fun() -> ?MODULE:loop(Server, #{}) end, [monitor | Heap]),
     %% Signals from one sender arrive in order: the group leader is set
     %% before the first job message reaches the evaluator.
     group_leader(Io, Pid),
     {Pid, Mon}.
 
-%% @doc Hand a job (a fun answering a result term) to the evaluator; it
-%% answers `{eval_done, Pid, Ref, Result}` to the server.
+%% @doc Hand a job to the evaluator; it answers `{eval_done, Pid, Ref,
+%% Result}` to the server.  A job is a fun answering a result term, or
+%% `{bindings, Delta, Fun}`: the change to the evaluator's copy of the
+%% session's bindings since the last job (`{full, Map}` for a new
+%% evaluator) and a fun of the bindings; its `{ok, Text, NewBindings}`
+%% reaches the server as `{ok, Text, Delta}`, the input's own changes.
 run(Pid, Ref, Job) ->
     Pid ! {?JOB, Ref, Job},
     ok.
 
-loop(Server) ->
+loop(Server) -> loop(Server, #{}).
+
+loop(Server, Bindings0) ->
     receive
         {?JOB, Ref, Job} ->
-            Result = try Job()
-                     catch C:R:S -> beamtalk_eval_jobs:runtime_error(C, R, S)
-                     end,
+            {Result, Bindings} = try do(Job, Bindings0)
+                                 catch C:R:S -> {beamtalk_eval_jobs:runtime_error(C, R, S), Bindings0}
+                                 end,
             tidy(),
             Server ! {eval_done, self(), Ref, Result},
-            ?MODULE:loop(Server)
+            ?MODULE:loop(Server, Bindings)
     end.
+
+do({bindings, Update, Fun}, Bindings0) ->
+    Bindings = case Update of
+                   {full, Map} -> Map;
+                   Delta -> beamtalk_bindings_delta:patch(Bindings0, Delta)
+               end,
+    case Fun(Bindings) of
+        {ok, Text, New} when is_map(New) ->
+            {{ok, Text, beamtalk_bindings_delta:diff(Bindings, New)}, New};
+        Other ->
+            {Other, Bindings}
+    end;
+do(Job, Bindings) ->
+    {Job(), Bindings}.
 
 %% The runtime's own process-dictionary entries (handler stacks, print
 %% depth, ...) are scoped to one evaluation; drop any an abrupt exit left.

@@ -80,6 +80,9 @@ status() ->
 
 %% @doc Called by the workspace server before each reply: commit the
 %% session's bindings with whatever changed during the evaluation.
+%% Bindings is the change since the server's last call for the session
+%% (beamtalk_bindings_delta:delta(), so unchanged values are not copied to
+%% this process again) or the whole map.
 evaluation_done(Session, Bindings) ->
     case on() of
         true ->
@@ -275,13 +278,20 @@ code_change(_Old, St, _Extra) -> {ok, St}.
 
 %% One transaction: the session's changed bindings, the modules and classes
 %% noted since the last commit, the Workspace globals if they changed.
-commit(Session, Bindings, St) ->
+commit(Session, Change, St) ->
     Pending = ets:tab2list(?PENDING),
     Globals = user_globals(),
     Old = case Session of
               none -> none;
               _ -> maps:get(Session, St#st.last, #{})
           end,
+    %% the workspace server hands over what changed since its last commit
+    %% (beamtalk_bindings_delta), or a whole map (a cleared session)
+    Bindings = case Change of
+                   _ when Old =:= none -> none;
+                   _ when is_map(Change) -> Change;
+                   _ -> beamtalk_bindings_delta:patch(Old, Change)
+               end,
     BindingOps = binding_ops(Session, Old, Bindings),
     GlobalOps = case Globals =:= St#st.globals of
                     true -> [];

@@ -47,9 +47,13 @@
 %% bound, DESIGN D5), its I/O server, its evaluator process (started on
 %% first use and after a death), what that evaluator held when last seen
 %% (`summary`, for the notice when it dies unseen), and a notice waiting to
-%% ride on the next reply.
+%% ride on the next reply.  `seen` is the bindings map the evaluator holds
+%% (none for a new one) and `stored` the one the store last committed: each
+%% is handed only what changed since (beamtalk_bindings_delta).
 -record(session, {name :: binary(),
                   bindings = #{} :: map(),
+                  seen = none :: none | map(),
+                  stored = #{} :: map(),
                   io :: pid(),
                   evaluator = none :: none | {pid(), reference()},
                   summary = #{} :: map(),
@@ -139,7 +143,7 @@ handle_call({bindings, SessionName}, _From, St) ->
 handle_call({clear, SessionName}, _From, St) ->
     {S, St1} = session(SessionName, St),
     beamtalk_store:session_cleared(SessionName),
-    {reply, ok, put_session(S#session{bindings = #{}}, St1)};
+    {reply, ok, put_session(S#session{bindings = #{}, stored = #{}}, St1)};
 handle_call({class_info, Names}, _From, St) ->
     {reply, {ok, class_info(Names)}, St};
 handle_call({stop_with, Pid}, _From, St) ->
@@ -173,7 +177,7 @@ handle_call(stop, _From, St) ->
 %% module names) never holds up the server; `{docs, ClassName}`.
 handle_call({complete, SessionName, Req}, From, St) ->
     Bindings = case maps:find(SessionName, St#st.sessions) of
-                   {ok, #session{bindings = B}} -> B;
+                   {ok, #session{bindings = B}} -> named_binding(Req, B);
                    error -> #{}
                end,
     spawn(fun() ->
@@ -190,6 +194,12 @@ handle_call(_Other, _From, St) ->
 
 handle_cast(_Msg, St) ->
     {noreply, St}.
+
+%% Completion reads at most the one binding its request names: the
+%% completing process is handed that, not a copy of every bound value.
+named_binding({selectors, {chain, Base, _}}, B) -> named_binding({selectors, Base}, B);
+named_binding({selectors, {binding, Name}}, B) -> maps:with([Name], B);
+named_binding(_, _) -> #{}.
 
 handle_info({eval_done, _Pid, Ref, Result}, St) ->
     case find_session(fun(#session{running = R}) -> is_record(R, run) andalso R#run.ref =:= Ref end, St) of
@@ -235,7 +245,8 @@ code_change(_Old, St, _Extra) -> {ok, St}.
 %% The sessions of the last run (beamtalk_restore).  Restored input modules
 %% keep their names: beamtalk_code_pool never lends a name that has code.
 restored(St) ->
-    Sessions = maps:map(fun(Name, B) -> #session{name = Name, bindings = B, io = beamtalk_io:start()} end,
+    Sessions = maps:map(fun(Name, B) -> #session{name = Name, bindings = B, stored = B,
+                                                 io = beamtalk_io:start()} end,
                         beamtalk_restore:sessions()),
     St#st{sessions = Sessions}.
 
@@ -268,15 +279,20 @@ start_eval(S0, {Client, Tag} = From, Req, St0) ->
     St = cancel_idle(St0),
     beamtalk_io:begin_request(S0#session.io, Client, Tag),
     {Mod, St1} = module_for(S0#session.name, maps:get(module, Req, scratch), St),
-    Job = beamtalk_eval_jobs:job(Req, Mod, S0#session.bindings),
     Ref = make_ref(),
     {S, Run0} = case Req of
                     #{forms := _} ->
                         S1 = ensure_evaluator(S0, St1),
                         {Pid, _} = S1#session.evaluator,
-                        beamtalk_evaluator:run(Pid, Ref, Job),
-                        {S1, #run{pid = Pid}};
+                        B = S1#session.bindings,
+                        Update = case S1#session.seen of
+                                     none -> {full, B};
+                                     Seen -> beamtalk_bindings_delta:diff(Seen, B)
+                                 end,
+                        beamtalk_evaluator:run(Pid, Ref, beamtalk_eval_jobs:job(Req, Mod, Update)),
+                        {S1#session{seen = B}, #run{pid = Pid}};
                     _ ->
+                        Job = beamtalk_eval_jobs:job(Req, Mod, none),
                         {Pid, Mon} = spawn_worker(S0#session.io, Ref, Job),
                         {S0, #run{pid = Pid, mon = Mon, in_evaluator = false}}
                 end,
@@ -295,7 +311,7 @@ start_eval(S0, {Client, Tag} = From, Req, St0) ->
 
 ensure_evaluator(#session{evaluator = none} = S, St) ->
     S#session{evaluator = beamtalk_evaluator:start(S#session.io, St#st.max_heap),
-              summary = #{}};
+              summary = #{}, seen = none};
 ensure_evaluator(S, _St) ->
     S.
 
@@ -408,8 +424,19 @@ evaluator_down(S0, Reason, St) ->
 %% Evaluation finished normally (the evaluator sent its result).
 complete(S, {ok, Text, undefined}, St) ->
     finish(S, {ok, Text}, St);
-complete(S, {ok, Text, NewBindings}, St) ->
-    finish(S#session{bindings = NewBindings}, {ok, Text}, St);
+complete(#session{bindings = B, seen = B} = S, {ok, Text, {delta, _, _} = Delta}, St) ->
+    %% the input's changes, applied to the evaluator's copy and ours (the
+    %% same map unless the bindings were cleared while it ran)
+    New = beamtalk_bindings_delta:patch(B, Delta),
+    finish(S#session{bindings = New, seen = New}, {ok, Text}, St);
+complete(S, {ok, Text, {delta, _, _} = Delta}, St) ->
+    finish(S#session{bindings = beamtalk_bindings_delta:patch(S#session.bindings, Delta),
+                     seen = case S#session.seen of
+                                none -> none;
+                                Seen -> beamtalk_bindings_delta:patch(Seen, Delta)
+                            end}, {ok, Text}, St);
+complete(S, {ok, Text, same}, St) ->
+    finish(S, {ok, Text}, St);
 complete(S, {runtime_error, Text, Ex}, St) ->
     Bindings = maps:put('_error', Ex, S#session.bindings),
     finish(S#session{bindings = Bindings}, {error, runtime, Text}, St);
@@ -433,7 +460,8 @@ finish(#session{running = #run{ref = Ref, mon = Mon, from = {_, Tag}, timer = Ti
     _ = Timer =/= undefined andalso erlang:cancel_timer(Timer),
     flush_done(Ref),
     %% Durable before the user sees the reply (beamtalk_store).
-    beamtalk_store:evaluation_done(S#session.name, S#session.bindings),
+    beamtalk_store:evaluation_done(S#session.name,
+                                   beamtalk_bindings_delta:diff(S#session.stored, S#session.bindings)),
     Names = lists:sort(maps:keys(S#session.bindings)),
     Reply0 = case Outcome of
                  {ok, Text} -> {ok, Text, Names};
@@ -446,7 +474,7 @@ finish(#session{running = #run{ref = Ref, mon = Mon, from = {_, Tag}, timer = Ti
                 Notice -> erlang:append_element(Reply0, Notice)
             end,
     beamtalk_io:finish_request(S#session.io, Tag, Reply),
-    next(S#session{running = none, notice = Keep}, St).
+    next(S#session{running = none, notice = Keep, stored = S#session.bindings}, St).
 
 flush_done(Ref) ->
     receive {eval_done, _, Ref, _} -> ok after 0 -> ok end,

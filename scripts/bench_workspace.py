@@ -131,9 +131,9 @@ async def main() -> None:
               f"best rounds {min(fresh_rounds) / min(na_rounds):.2f}x)")
 
         # ---- big results ----------------------------------------------------------
-        # One bound at a time: every input hands the session's bindings to its
-        # evaluator process, so a bound million-element List is copied by
-        # every later input (see the README's performance notes).
+        # The String stays bound while the List is measured: an input is handed
+        # only the bindings that changed (beamtalk_bindings_delta), so a big
+        # bound value costs the inputs that do not assign it nothing.
         ratios = []
         for name, expr, mode, setup in (
                 ("10 MB String", "s", "string", 's := "x" repeat: 10000000. nil'),

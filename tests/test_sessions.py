@@ -294,3 +294,38 @@ async def test_a_detached_evaluation_outlives_its_client(workspace):
         assert (out.text, out.notice) == ("6", None)
     finally:
         await b.close()
+
+
+async def test_the_evaluators_copy_of_the_bindings_follows_every_change(workspace):
+    """The evaluator keeps a copy of the session's bindings and is handed
+    only what changed (beamtalk_bindings_delta): a clear from another client
+    while an input runs, an evaluator replaced after an interrupt, a failed
+    input and a binding made by another client must all reach it."""
+    _, a, b, ra, rb = await _session_pair(workspace)
+    try:
+        assert (await ra.evaluate("big := (1 to: 100000) asList. n := 1")).text == "1"
+        running = asyncio.ensure_future(ra.evaluate("Erlang timer sleep: 300. later := n + 1"))
+        await asyncio.sleep(0.1)
+        await b.clear()
+        assert (await running).text == "2"
+        # the clear kept only what the running input made
+        assert [k for k, _ in await a.bindings()] == ["later"]
+        out = await ra.evaluate("big size")
+        assert not out.ok and "big" in out.text
+        assert (await ra.evaluate("later + 1")).text == "3"
+        # a failed input changes nothing but _error
+        assert not (await ra.evaluate("later := 1 / 0")).ok
+        assert (await ra.evaluate("later")).text == "2"
+        # another client's binding, then a new evaluator after an interrupt
+        assert (await rb.evaluate("fromB := 40")).text == "40"
+        assert (await ra.evaluate("fromB + later")).text == "42"
+        stuck = asyncio.ensure_future(ra.evaluate("[true] whileTrue: []"))
+        await asyncio.sleep(0.2)
+        assert await a.interrupt()
+        assert not (await stuck).ok
+        assert (await ra.evaluate("fromB + later")).text == "42"
+        assert (await ra.evaluate("later := later * 10. later")).text == "20"
+        assert (await rb.evaluate("later")).text == "20"
+    finally:
+        await a.close()
+        await b.close()
