@@ -88,6 +88,22 @@ async def test_two_classes_in_one_file_is_an_error(repl, tmp_path):
     assert not out.ok and "Multiple classes in one file is not supported. Found classes: One, Two" in out.text
 
 
+async def test_one_class_in_two_files_of_a_load_names_both_and_loads_neither(repl, tmp_path):
+    (tmp_path / "a.bt").write_text("Object subclass: Twice\n  who => #a\n")
+    (tmp_path / "b.bt").write_text("Object subclass: Twice\n  who => #b\n")
+    (tmp_path / "c.bt").write_text("Object subclass: OnceOnly\n  who => #c\n")
+    out = await repl.evaluate(f":load {tmp_path}")
+    assert not out.ok
+    lines = out.text.splitlines()
+    assert lines[:2] == ["  \u2713 1 files loaded", "  \u2717 2 files failed (a.bt, b.bt)"]
+    both = f"{tmp_path / 'a.bt'}, {tmp_path / 'b.bt'}"
+    assert f"Class Twice is defined in 2 files of this load: {both}; {tmp_path / 'a.bt'} was not loaded" in out.text
+    assert "Hint: a class has one file" in out.text
+    assert await ok(repl, "OnceOnly new who") == "#c"
+    missing = await repl.evaluate("Twice new who")
+    assert not missing.ok and "Twice" in missing.text
+
+
 async def test_repl_redefinition_updates_live_actors(repl):
     await ok(repl, "Actor subclass: Live\n  state: n = 1\n  get => self.n")
     await ok(repl, "l := Live spawn")

@@ -99,6 +99,7 @@ def compile_parsed(parsed: list, table: ClassTable, result: LoadPlan,
     build keeps the paths it was given, relative to the package root."""
     from beamtalk_ws.package.manifest import PackageError
 
+    parsed = _without_duplicate_classes(parsed, result)
     local = {}
     for f, source, module in parsed:
         for item in module.items:
@@ -126,6 +127,30 @@ def compile_parsed(parsed: list, table: ClassTable, result: LoadPlan,
         cc, f = compiled[name]
         result.modules.append((cc.module, cc.forms, cc.name, f))
     return result
+
+
+def _without_duplicate_classes(parsed: list, result: LoadPlan) -> list:
+    """Two files of one load defining one class would leave whichever was
+    loaded last, silently: report it, naming both files, and load neither
+    (the other files still load)."""
+    where: dict[str, list] = {}
+    for f, _source, module in parsed:
+        for item in module.items:
+            if isinstance(item, ast.ClassDef):
+                where.setdefault(item.name, []).append(f)
+    dups = {name: fs for name, fs in where.items() if len(fs) > 1}
+    if not dups:
+        return parsed
+    bad = set()
+    for name, fs in sorted(dups.items()):
+        names = ", ".join(str(f) for f in fs)
+        for f in fs:
+            if f not in bad:
+                result.errors.append((f, f"Class {name} is defined in {len(fs)} files of this load: {names}; "
+                                         f"{f} was not loaded\n  Hint: a class has one file; rename one of "
+                                         "the classes or delete one of the files"))
+        bad.update(fs)
+    return [p for p in parsed if p[0] not in bad]
 
 
 async def plan(paths: list[Path], client) -> LoadPlan:
