@@ -68,13 +68,7 @@ registry_call({remove_method, Name, Sel, ClassSide}) ->
     do_remove_method(Name, Sel, ClassSide).
 
 do_remove_method(Name, Sel, ClassSide) ->
-    E = case beamtalk_class:entry(Name) of
-            undefined -> beamtalk_class:not_found(Name);
-            E0 -> E0
-        end,
-    maps:get(protected, E, false) andalso
-        raise_def(class_already_exists, Name,
-                  ["Cannot remove methods from stdlib class '", to_bin(Name), "'"], nil),
+    E = editable_entry(Name, "remove methods from"),
     Key = case ClassSide of true -> class_methods; false -> methods end,
     Table = maps:get(Key, E),
     maps:is_key(Sel, Table) orelse
@@ -86,20 +80,10 @@ do_remove_method(Name, Sel, ClassSide) ->
     E1 = E#{Key => maps:remove(Sel, Table),
             method_info => maps:remove({Sel, ClassSide}, MI),
             sealed_methods => lists:delete(Sel, maps:get(sealed_methods, E, []))},
-    ets:insert(?TAB, {Name, E1#{dispatch => false}}),
-    ok = gen_server:call(maps:get(pid, E1), {set_desc, E1}),
-    beamtalk_class_tables:refresh(Name),
-    beamtalk_dispatch_gen:set(Name, none),
-    ok.
+    store_edited(Name, E1).
 
 do_add_method(Name, Sel, Method, Info) ->
-    E = case beamtalk_class:entry(Name) of
-            undefined -> beamtalk_class:not_found(Name);
-            E0 -> E0
-        end,
-    maps:get(protected, E, false) andalso
-        raise_def(class_already_exists, Name,
-                  ["Cannot add methods to stdlib class '", to_bin(Name), "'"], nil),
+    E = editable_entry(Name, "add methods to"),
     ClassSide = maps:get(class_side, Info, false) =:= true,
     Super = maps:get(superclass, E),
     ClassSide orelse beamtalk_class_desc:check_sealed_methods(Name, #{methods => #{Sel => Method}}, Super, false),
@@ -114,8 +98,25 @@ do_add_method(Name, Sel, Method, Info) ->
     MI = maps:get(method_info, E1, #{}),
     E2 = E1#{method_info => MI#{{Sel, ClassSide} => Info#{class_side => ClassSide}},
              sealed_methods => Sealed},
-    ets:insert(?TAB, {Name, E2#{dispatch => false}}),
-    ok = gen_server:call(maps:get(pid, E2), {set_desc, E2}),
+    store_edited(Name, E2).
+
+%% The entry of a class whose methods may be edited: it exists and is not a
+%% stdlib class (Action says what was refused).
+editable_entry(Name, Action) ->
+    E = case beamtalk_class:entry(Name) of
+            undefined -> beamtalk_class:not_found(Name);
+            E0 -> E0
+        end,
+    maps:get(protected, E, false) andalso
+        raise_def(class_already_exists, Name,
+                  ["Cannot ", Action, " stdlib class '", to_bin(Name), "'"], nil),
+    E.
+
+%% Record an edited entry: the method set changed, so the class leaves the
+%% fast dispatch module until it is compiled from a file again.
+store_edited(Name, E) ->
+    ets:insert(?TAB, {Name, E#{dispatch => false}}),
+    ok = gen_server:call(maps:get(pid, E), {set_desc, E}),
     beamtalk_class_tables:refresh(Name),
     beamtalk_dispatch_gen:set(Name, none),
     ok.
