@@ -7,7 +7,7 @@
 %% unless the class defines the selector itself, a getter and a functional
 %% `withX:` setter per own field, and a class-side keyword constructor of all
 %% fields in declaration order (`Point x: 3 y: 4`).  These are ordinary
-%% entries of the flattened method tables (see beamtalk_class:recompute).
+%% entries of the flattened method tables (see beamtalk_class_tables:recompute).
 -module(beamtalk_object).
 
 -export([new/1, new/2, instantiate/1, check_instantiable/2, field_names/1,

@@ -9,6 +9,8 @@ import uuid
 
 import pytest
 
+from helpers import ok
+
 SEMANTICS = """\
 TestCase subclass: LifeCycleTest
   state: log = #()
@@ -46,12 +48,6 @@ TestCase subclass: AssertionTextsTest
     self assert: 3 equals: 3.
     self deny: false
 """
-
-
-async def ok(repl, code):
-    out = await repl.evaluate(code)
-    assert out.ok, out.text
-    return out.text
 
 
 async def load(repl, tmp_path, name, source):

@@ -3,6 +3,8 @@ wiping it, and live actors and instances keep their state and follow."""
 
 from __future__ import annotations
 
+from helpers import err, ok
+
 COUNTER = """\
 Actor subclass: CbuCounter
   state: n = 0
@@ -10,18 +12,6 @@ Actor subclass: CbuCounter
   value => self.n
   class label => "counter"
 """
-
-
-async def ok(repl, code):
-    out = await repl.evaluate(code)
-    assert out.ok, (code, out.text)
-    return out.text
-
-
-async def err(repl, code):
-    out = await repl.evaluate(code)
-    assert not out.ok, (code, out.text)
-    return out.text
 
 
 async def test_adding_a_method_keeps_methods_fields_superclass_and_the_live_actor(repl):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from beamtalk_ws.compiler import compile_input
 
+from helpers import ok
+
 N_INPUTS = 10_000
 
 HOLDER = """\
@@ -23,12 +25,6 @@ ADDER = """\
 Object subclass: GrowthAdder
   add: x => #(1, 2, 3) inject: x into: [:a :b | a + b]
 """
-
-
-async def ok(repl, code: str) -> str:
-    out = await repl.evaluate(code)
-    assert out.ok, (code, out.text)
-    return out.text
 
 
 async def figures(repl) -> dict[str, int]:

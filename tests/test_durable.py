@@ -16,11 +16,10 @@ import uuid
 
 import pytest
 
-from beamtalk_ws.repl.core import Repl
 from beamtalk_ws.workspace import launcher, paths
-from beamtalk_ws.workspace.client import WorkspaceClient
 
 from conftest import run_beamtalk
+from helpers import session, shown_without
 
 
 @pytest.fixture
@@ -32,16 +31,8 @@ def own_ws(bt_home):
         launcher.kill(ws)
 
 
-async def session(ws, name="s1"):
-    c = await WorkspaceClient.connect(ws, session=name)
-    return c, Repl(c)
-
-
 async def ok(repl, code) -> str:
-    out = await repl.evaluate(code)
-    text = "\n".join(out.lines())
-    assert "ERROR" not in text and "hint:" not in text and "Undefined" not in text, text
-    return text
+    return await shown_without(repl, code, "ERROR", "hint:", "Undefined")
 
 
 def kill9(ws):

@@ -9,6 +9,8 @@ selectors.
 
 from __future__ import annotations
 
+from helpers import ok
+
 POINT_V1 = """\
 Value subclass: FastPoint
   state: x = 3
@@ -23,12 +25,6 @@ Value subclass: FastPoint
   state: y = 4
   sum => (self.x + self.y) * 10
 """
-
-
-async def ok(repl, code):
-    out = await repl.evaluate(code)
-    assert out.ok, out.text
-    return out.text
 
 
 async def routed(repl) -> str:

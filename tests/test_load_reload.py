@@ -6,6 +6,8 @@ import textwrap
 
 import pytest
 
+from helpers import ok
+
 COUNTER_V1 = """\
 Actor subclass: HotCounter
   state: value = 0
@@ -22,12 +24,6 @@ Actor subclass: HotCounter
   getValue => ^self.value
   getStep => self.step
 """
-
-
-async def ok(repl, code):
-    out = await repl.evaluate(code)
-    assert out.ok, out.text
-    return out.text
 
 
 async def test_load_then_hot_reload_keeps_1000_actors(repl, tmp_path):

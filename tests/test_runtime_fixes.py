@@ -16,6 +16,8 @@ from pathlib import Path
 
 from beamtalk_ws.compiler.stdlib import compile_stdlib
 
+from helpers import err, ok
+
 ROOT = Path(__file__).resolve().parents[1]
 
 ACC = """\
@@ -32,18 +34,6 @@ Actor subclass: RtfAcc
 """
 
 NAME_RULE = "a class name starts with an upper-case letter (A-Z), followed by letters, digits or _"
-
-
-async def ok(repl, code):
-    out = await repl.evaluate(code)
-    assert out.ok, (code, out.text)
-    return out.text
-
-
-async def err(repl, code):
-    out = await repl.evaluate(code)
-    assert not out.ok, (code, out.text)
-    return out.text
 
 
 async def eventually(repl, code, expected, seconds=3.0):

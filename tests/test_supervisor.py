@@ -11,6 +11,8 @@ import uuid
 
 import pytest
 
+from helpers import err, ok
+
 KV_ERL = """\
 -module({mod}).
 -behaviour(gen_server).
@@ -32,18 +34,6 @@ Actor subclass: {name}
   count => self.count
   started => self.started
 """
-
-
-async def ok(repl, code):
-    out = await repl.evaluate(code)
-    assert out.ok, (code, out.text)
-    return out.text
-
-
-async def err(repl, code):
-    out = await repl.evaluate(code)
-    assert not out.ok, (code, out.text)
-    return out.text
 
 
 async def until_changed(repl, code, old, tries=200):

@@ -8,18 +8,13 @@ import json
 import uuid
 
 from conftest import run_beamtalk
+from helpers import ok
 
 CHATTY = """\
 Actor subclass: {name}
   talk => Transcript show: "sync talk"; cr. 1
   mumble => Transcript show: "background mumble". 2
 """
-
-
-async def ok(repl, code, on_output=None):
-    out = await repl.evaluate(code, on_output=on_output)
-    assert out.ok, out.text
-    return out.text
 
 
 def unique(prefix: str) -> str:

@@ -14,11 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from beamtalk_ws.repl.core import Repl
 from beamtalk_ws.workspace import launcher, paths
-from beamtalk_ws.workspace.client import WorkspaceClient
 
 from conftest import run_beamtalk
+from helpers import session, shown as run, shown_without
 
 COUNTER = """\
 // The counter of this package.
@@ -51,20 +50,8 @@ def pkg(bt_home, tmp_path):
         launcher.kill(ws)
 
 
-async def session(ws):
-    c = await WorkspaceClient.connect(ws, session="s1")
-    return c, Repl(c)
-
-
-async def run(repl, code) -> str:
-    out = await repl.evaluate(code)
-    return "\n".join(out.lines())
-
-
 async def ok(repl, code) -> str:
-    text = await run(repl, code)
-    assert "ERROR" not in text and "rror:" not in text and "hint:" not in text, text
-    return text
+    return await shown_without(repl, code, "ERROR", "rror:", "hint:")
 
 
 async def load_src(repl, root: Path):
