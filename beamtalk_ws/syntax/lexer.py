@@ -200,6 +200,8 @@ _MAX_STRING_NESTING = 32
 _CHAR_ESCAPES = {"n": 10, "t": 9, "r": 13, "\\": 92, "'": 39}
 
 _STR_RUN = re.compile(r'[^"\\{]+')
+#: interpolation text in which the first '}' closes the interpolation
+_INTERP_PLAIN = re.compile(r'[^{"$/]*')
 
 
 class Tokens:
@@ -273,12 +275,20 @@ _MEMO_LIMIT = 200_000
 #: memo of the pieces (leading trivia + token text, see _PIECE) without
 #: comments: piece -> (kind, value, trivia length, piece length, NL-before)
 _PIECES: dict = {}
+#: memo of the pieces the fast path cannot lex alone (same key and entry,
+#: with None as the kind)
+_SPECIAL: dict = {}
 
 
 def _piece_entry(piece: str):
     """The _PIECES entry of a piece (memoised unless its trivia has a
     comment), or (None, token text, trivia length, piece length, NL-before)
-    for the tokens that need the slow path (see _classify)."""
+    for the tokens that need the slow path (see _classify), memoised
+    too: an interpolated string costs one extra lookup for the end of
+    each interpolation."""
+    e = _SPECIAL.get(piece)
+    if e is not None:
+        return e
     m = _FAST.match(piece)
     triv = m.group(1)
     tok = m.group(2)
@@ -286,7 +296,10 @@ def _piece_entry(piece: str):
     if kv is None:
         kv = _classify(tok)
         if kv is None:
-            return (None, tok, len(triv), len(piece), "\n" in triv)
+            e = (None, tok, len(triv), len(piece), "\n" in triv)
+            if "/" not in triv:
+                _SPECIAL[piece] = e
+            return e
         _MEMO[tok] = kv
     e = (kv[0], kv[1], len(triv), len(piece), "\n" in triv)
     if "/" not in triv:
@@ -400,12 +413,10 @@ class _Lexer:
                 pos = self._scan(pos, end)
 
     def _scan_fast(self, pos: int, end: int):
-        """Fast path: ``split`` gives the pieces (leading trivia + token
+        """Fast path: ``findall`` gives the pieces (leading trivia + token
         text); the kind, value, lengths and NL-before flag of a piece come
         from a memo keyed by its text.  Returns None when the range is done,
         or a position to restart from."""
-        src = self.src
-        flat = _PIECE.split(src if pos == 0 and end == self.n else src[pos:end])
         t = self.t
         kinds_ = t.kinds
         values_ = t.values
@@ -413,7 +424,7 @@ class _Lexer:
         ends_ = t.ends
         nls_ = t.nls
         memo = _PIECES
-        for piece in flat[1::2]:
+        for piece in _PIECE.findall(self.src, pos, end):
             try:
                 kind, val, lt, n, nl = memo[piece]
             except KeyError:
@@ -726,6 +737,9 @@ def _find_interp_end(src: str, i: int, end: int) -> int:
     """Index of the '}' closing an interpolation whose text starts at i, or -1.
     Nested {} are counted; strings, character literals and comments are
     skipped (spec §2.3)."""
+    j = src.find("}", i, end)
+    if j >= 0 and _INTERP_PLAIN.fullmatch(src, i, j):
+        return j  # the common case: nothing to skip before the first '}'
     return _scan_nested(src, i, end, [1])
 
 
@@ -783,6 +797,7 @@ def lex(source: str) -> Tokens:
     if len(_MEMO) > _MEMO_LIMIT or len(_PIECES) > _MEMO_LIMIT:
         _MEMO.clear()
         _PIECES.clear()
+        _SPECIAL.clear()
     lx = _Lexer(source)
     n = len(source)
     lx.run(0, n)
