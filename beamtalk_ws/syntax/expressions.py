@@ -289,7 +289,23 @@ class ExpressionParser(Cursor):
             parts.append(V[i])
             i += 1
             k = K[i]
-            if NL[i] or not (k == K_LBRACKET or k in _LITERAL_KINDS):
+            if NL[i]:
+                self.i = i
+                arg = self.parse_binary(0)
+                i = self.i
+            elif k == K_IDENT:
+                k1 = K[i + 1]
+                name = V[i]
+                if k1 == K_PERIOD or k1 == K_BINOP or k1 == K_IDENT and not NL[i + 1] or name == "super":
+                    self.i = i
+                    arg = self.parse_binary(0)
+                    i = self.i
+                else:
+                    # a lone variable: parse_binary's result without its frame
+                    c = name[0]
+                    arg = _tnew(_GlobalRef if "A" <= c <= "Z" else _Variable, (name, self.S[i], self.E[i], self.T))
+                    i += 1
+            elif not (k == K_LBRACKET or k in _LITERAL_KINDS):
                 self.i = i
                 arg = self.parse_binary(0)
                 i = self.i
@@ -401,12 +417,36 @@ class ExpressionParser(Cursor):
             if self.NL[i] and self.in_class and self.depth == self.base:
                 if self.source[self.S[i] - 1] == "\n" or self.binary_method_at(i):
                     return left
-            self.i = i + 1
+            j = i + 1
+            k = K[j]
             if op == "**":
+                self.i = j
                 self.enter()
                 right = self.parse_binary(prec)
                 self.depth -= 1
+            elif (k == K_IDENT or k in _LITERAL_KINDS) and not self.NL[j] and (
+                K[j + 1] != K_BINOP and K[j + 1] != K_IDENT and K[j + 1] != K_PERIOD
+                or K[j + 1] == K_BINOP and _PREC.get(V[j + 1], 0) <= prec
+            ):
+                # a lone variable or literal operand: parse_binary's result
+                # without its frame
+                E = self.E
+                if k == K_IDENT:
+                    name = V[j]
+                    c = name[0]
+                    if "A" <= c <= "Z":
+                        right = _tnew(_GlobalRef, (name, self.S[j], E[j], self.T))
+                    elif name == "super":
+                        right = _tnew(_Super, (self.S[j], E[j], self.T))
+                    else:
+                        right = _tnew(_Variable, (name, self.S[j], E[j], self.T))
+                else:
+                    right = _tnew(_LITERAL_KINDS[k], (V[j], self.S[j], E[j], self.T))
+                self.i = j + 1
+                left = _tnew(_BinarySend, (left, op, right, left[-3], E[j], self.T))
+                continue
             else:
+                self.i = j
                 right = self.parse_binary(prec + 1)
             left = _tnew(_BinarySend, (left, op, right, left[-3], self.E[self.i - 1], self.T))
 
@@ -542,7 +582,16 @@ class ExpressionParser(Cursor):
                     # end of input, or (in a class body) a line that starts the
                     # next method/declaration: the block was never closed
                     self.close_error("Expected ']' to close block", i)
-                st = self.parse_statement()
+                k = K[i]
+                # parse_statement, inlined
+                if k == K_CARET:
+                    self.i = i + 1
+                    value = self.parse_assignment()
+                    st = _tnew(_Return, (value, self.S[i], self.E[self.i - 1], self.T))
+                elif k == K_EXPECT:
+                    st = self.parse_expect()
+                else:
+                    st = self.parse_assignment()
                 i = self.i
                 k = K[i]
                 sep = False
@@ -571,3 +620,4 @@ def _bad_target(name: str) -> str:
     if name in SYSTEM_NAMES:
         return f"{name} is a system name and cannot be shadowed"
     return "Assignment target must be an identifier or field access"
+
