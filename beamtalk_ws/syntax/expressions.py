@@ -60,6 +60,9 @@ from .cursor import (
     Span,
 )
 
+#: what an assignment may assign to
+_TARGETS = (A.Variable, A.FieldAccess)
+
 #: Workspace singletons (repl.md §5): always bound, never assignable.
 SYSTEM_NAMES = ("Transcript", "Beamtalk", "Workspace")
 
@@ -140,7 +143,7 @@ class ExpressionParser(Cursor):
             lhs = self.parse_cascade(lhs)
             k = K[self.i]
         if k == K_ASSIGN:
-            if not isinstance(lhs, (A.Variable, A.FieldAccess)):
+            if not isinstance(lhs, _TARGETS):
                 self.error("Assignment target must be an identifier or field access", span=lhs.span)
             self.i += 1
             self.depth += 1
@@ -283,29 +286,14 @@ class ExpressionParser(Cursor):
         V = self.V
         if V[i] == "match:" and K[i + 1] == K_LBRACKET:
             return self.parse_match(recv)
-        parts = []
-        args = []
+        # one keyword (the usual case) needs no lists: ``parts`` is made for
+        # the second one
+        sel = V[i]
+        parts = None
         while True:
-            parts.append(V[i])
             i += 1
             k = K[i]
-            if NL[i]:
-                self.i = i
-                arg = self.parse_binary(0)
-                i = self.i
-            elif k == K_IDENT:
-                k1 = K[i + 1]
-                name = V[i]
-                if k1 == K_PERIOD or k1 == K_BINOP or k1 == K_IDENT and not NL[i + 1] or name == "super":
-                    self.i = i
-                    arg = self.parse_binary(0)
-                    i = self.i
-                else:
-                    # a lone variable: parse_binary's result without its frame
-                    c = name[0]
-                    arg = _tnew(_GlobalRef if "A" <= c <= "Z" else _Variable, (name, self.S[i], self.E[i], self.T))
-                    i += 1
-            elif not (k == K_LBRACKET or k in _LITERAL_KINDS):
+            if NL[i] or not (k == K_LBRACKET or k in _LITERAL_KINDS):
                 self.i = i
                 arg = self.parse_binary(0)
                 i = self.i
@@ -325,14 +313,23 @@ class ExpressionParser(Cursor):
                     if K[self.i] == K_BINOP:
                         arg = self.binary_tail(arg, 0)
                     i = self.i
-            args.append(arg)
+            if parts is None:
+                first = arg
+            else:
+                args.append(arg)
             if K[i] != K_KEYWORD:
                 break
             if NL[i] and self.in_class and self.depth == self.base and (
                 self.source[self.S[i] - 1] == "\n" or V[i] in _DECL_KEYWORDS or self.method_def_at(i) >= 0
             ):
                 break
+            if parts is None:
+                parts = [sel]
+                args = [first]
+            parts.append(V[i])
         self.i = i
+        if parts is None:
+            return _tnew(_KeywordSend, (recv, sel, (first,), recv[-3], self.E[i - 1], self.T))
         return _tnew(_KeywordSend, (recv, "".join(parts), tuple(args), recv[-3], self.E[i - 1], self.T))
 
     def unary_tail(self, node):

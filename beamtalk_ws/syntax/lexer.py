@@ -29,6 +29,7 @@ import re
 from typing import NamedTuple, Optional
 
 from .ast import LineTable, Span
+from .lexer_nesting import find_interp_end as _find_interp_end, find_string_end as _find_string_end
 from .teaching import single_quoted
 
 # ----------------------------------------------------------------- kinds
@@ -200,8 +201,6 @@ _MAX_STRING_NESTING = 32
 _CHAR_ESCAPES = {"n": 10, "t": 9, "r": 13, "\\": 92, "'": 39}
 
 _STR_RUN = re.compile(r'[^"\\{]+')
-#: interpolation text in which the first '}' closes the interpolation
-_INTERP_PLAIN = re.compile(r'[^{"$/]*')
 
 
 class Tokens:
@@ -667,80 +666,6 @@ def _rare_group(code: int, tok: str) -> str:
     if c == "'":
         return "squote"
     return "other"
-
-
-def _scan_nested(src: str, i: int, end: int, stack: list) -> int:
-    """Scan string/interpolation nesting without lexing (iteratively).
-
-    ``stack`` holds -1 for "inside a string literal" and n >= 1 for "inside
-    interpolation code with n unclosed braces".  Returns the index at which
-    the stack becomes empty (the closing ``"`` or ``}``), or -1 at the end of
-    the range.  Inside interpolation code nested strings (themselves possibly
-    interpolated), ``$x``/``$\\x`` characters and comments are skipped
-    (spec §2.3)."""
-    while i < end:
-        top = stack[-1]
-        c = src[i]
-        if top < 0:  # inside a string literal
-            if c == '"':
-                if i + 1 < end and src[i + 1] == '"':
-                    i += 2
-                    continue
-                stack.pop()
-                if not stack:
-                    return i
-            elif c == "\\":
-                i += 1
-            elif c == "{":
-                stack.append(1)
-            i += 1
-            continue
-        if c == "}":
-            if top == 1:
-                stack.pop()
-                if not stack:
-                    return i
-            else:
-                stack[-1] = top - 1
-            i += 1
-        elif c == "{":
-            stack[-1] = top + 1
-            i += 1
-        elif c == '"':
-            stack.append(-1)
-            i += 1
-        elif c == "$":
-            i += 3 if i + 1 < end and src[i + 1] == "\\" else 2
-        elif c == "/" and i + 1 < end and src[i + 1] == "/":
-            j = src.find("\n", i, end)
-            if j < 0:
-                return -1
-            i = j
-        elif c == "/" and i + 1 < end and src[i + 1] == "*":
-            j = src.find("*/", i + 2, end)
-            if j < 0:
-                return -1
-            i = j + 2
-        else:
-            i += 1
-    return -1
-
-
-def _find_string_end(src: str, i: int, end: int) -> int:
-    """Position just after the closing quote of a string whose body starts at
-    i (nested interpolations skipped); -1 if unterminated."""
-    j = _scan_nested(src, i, end, [-1])
-    return j + 1 if j >= 0 else -1
-
-
-def _find_interp_end(src: str, i: int, end: int) -> int:
-    """Index of the '}' closing an interpolation whose text starts at i, or -1.
-    Nested {} are counted; strings, character literals and comments are
-    skipped (spec §2.3)."""
-    j = src.find("}", i, end)
-    if j >= 0 and _INTERP_PLAIN.fullmatch(src, i, j):
-        return j  # the common case: nothing to skip before the first '}'
-    return _scan_nested(src, i, end, [1])
 
 
 def _int_token(text: str):
