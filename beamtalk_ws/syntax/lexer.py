@@ -201,6 +201,7 @@ _MAX_STRING_NESTING = 32
 _CHAR_ESCAPES = {"n": 10, "t": 9, "r": 13, "\\": 92, "'": 39}
 
 _STR_RUN = re.compile(r'[^"\\{]+')
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class Tokens:
@@ -613,7 +614,11 @@ class _Lexer:
                 self._emit(K_STR_START if first else K_STR_SEG, "".join(buf), seg_start, i + 1, nl if first else False)
                 first = False
                 buf = []
-                self.run(i + 1, j)
+                if _IDENT.fullmatch(src, i + 1, j):
+                    # ``{name}``: one identifier token, as run() would lex it
+                    self._emit(K_IDENT, src[i + 1 : j], i + 1, j, False)
+                else:
+                    self.run(i + 1, j)
                 seg_start = j
                 i = j + 1
                 continue
