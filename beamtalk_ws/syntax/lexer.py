@@ -724,7 +724,7 @@ def _short(text: str) -> str:
 def lex(source: str) -> Tokens:
     """Tokenise ``source`` into arrays (never raises; bad input becomes
     ``K_ERROR`` tokens).  The last token is ``K_EOF``."""
-    if len(_MEMO) > _MEMO_LIMIT or len(_PIECES) > _MEMO_LIMIT:
+    if len(_MEMO) > _MEMO_LIMIT or len(_PIECES) > _MEMO_LIMIT or len(_SPECIAL) > _MEMO_LIMIT:
         _MEMO.clear()
         _PIECES.clear()
         _SPECIAL.clear()
