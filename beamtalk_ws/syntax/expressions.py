@@ -422,7 +422,7 @@ class ExpressionParser(Cursor):
                 right = self.parse_binary(prec)
                 self.depth -= 1
             elif (k == K_IDENT or k in _LITERAL_KINDS) and not self.NL[j] and (
-                K[j + 1] != K_BINOP and K[j + 1] != K_IDENT and K[j + 1] != K_PERIOD
+                K[j + 1] != K_BINOP and K[j + 1] != K_PERIOD and (K[j + 1] != K_IDENT or self.NL[j + 1])
                 or K[j + 1] == K_BINOP and _PREC.get(V[j + 1], 0) <= prec
             ):
                 # a lone variable or literal operand: parse_binary's result
@@ -617,4 +617,3 @@ def _bad_target(name: str) -> str:
     if name in SYSTEM_NAMES:
         return f"{name} is a system name and cannot be shadowed"
     return "Assignment target must be an identifier or field access"
-
