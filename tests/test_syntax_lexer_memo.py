@@ -43,3 +43,11 @@ def test_memo_is_bounded(monkeypatch):
     L.lex(" ".join(f"name{k}" for k in range(50)))
     L.lex("a")
     assert len(L._MEMO) < 50
+
+
+def test_memo_of_pieces_the_fast_path_cannot_lex_is_bounded(monkeypatch):
+    # every string here is new (so is its memo entry) while its tokens are not
+    monkeypatch.setattr(L, "_MEMO_LIMIT", 10)
+    for k in range(50):
+        L.lex('"a{x}' + "b" * k + '"')
+    assert len(L._SPECIAL) <= 11

@@ -10,6 +10,7 @@ from typing import Optional
 from .cursor import (
     _ClassDef,
     _MethodDef,
+    _Return,
     _StandaloneMethod,
     _StateDecl,
     _tnew,
@@ -17,6 +18,7 @@ from .cursor import (
     CLASS_MODIFIERS,
     K_BANG,
     K_BINOP,
+    K_CARET,
     K_COLON,
     K_EOF,
     K_ERROR,
@@ -153,8 +155,8 @@ class DeclarationParser(LiteralParser):
         token i, or None.  A blank line, a ``//`` comment or a block comment
         between doc lines restarts the collection (spec §1)."""
         src = self.source
-        a = self.toks.trivia_start(i)
         b = self.S[i]
+        a = self.E[i - 1] if i > 0 else 0  # where the leading trivia starts
         if src.find("///", a, b) < 0:
             return None
         lines = src[a:b].split("\n")
@@ -210,7 +212,7 @@ class DeclarationParser(LiteralParser):
                 if k == K_EOF:
                     break
                 if after_col0_method:
-                    if not (self.NL[i] and self.at_col1(i)):
+                    if not (self.NL[i] and self.source[self.S[i] - 1] == "\n"):
                         after_col0_method = False
                 if k == K_PERIOD:
                     self.i += 1
@@ -241,7 +243,7 @@ class DeclarationParser(LiteralParser):
                         self.depth = 0
                         self.recover(i, err.depth, stop_at_methods=True)
                     e = self.i
-                    after_col0_method = K[e] != K_EOF and self.NL[e] and self.at_col1(e)
+                    after_col0_method = K[e] != K_EOF and self.NL[e] and self.source[self.S[e] - 1] == "\n"
                     continue
                 break
         finally:
@@ -436,8 +438,20 @@ class DeclarationParser(LiteralParser):
         if self.NL[i] and self.source[self.S[i] - 1] == "\n":
             return True
         if k == K_IDENT:
-            if not self.maybe_declaration(i):
-                return False
+            # maybe_declaration, inlined
+            k1 = K[i + 1]
+            if k1 != K_FATARROW and k1 != K_IDENT:
+                v = self.V[i]
+                if v != "sealed" and v != "class":
+                    if k1 == K_KEYWORD:
+                        if self.V[i + 1] != "subclass:":
+                            return False
+                    elif k1 == K_BINOP:
+                        v = self.V[i + 1]
+                        if v != ">>" and v != "->":
+                            return False
+                    else:
+                        return False
             return self.method_def_at(i) >= 0 or self.class_header_at(i) >= 0 or self.standalone_at(i)
         if k == K_KEYWORD:
             return self.V[i] == "state:" or self.method_def_at(i) >= 0
@@ -466,8 +480,18 @@ class DeclarationParser(LiteralParser):
                 )
                 return (), body_end
             while True:
-                self.stmt_start = self.i
-                st = self.parse_statement()
+                i = self.i
+                self.stmt_start = i
+                k = K[i]
+                # parse_statement, inlined
+                if k == K_CARET:
+                    self.i = i + 1
+                    value = self.parse_assignment()
+                    st = _tnew(_Return, (value, self.S[i], self.E[self.i - 1], self.T))
+                elif k == K_EXPECT:
+                    st = self.parse_expect()
+                else:
+                    st = self.parse_assignment()
                 k = K[self.i]
                 sep = False
                 if k == K_BANG:

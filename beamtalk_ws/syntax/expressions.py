@@ -60,6 +60,9 @@ from .cursor import (
     Span,
 )
 
+#: what an assignment may assign to
+_TARGETS = (A.Variable, A.FieldAccess)
+
 #: Workspace singletons (repl.md §5): always bound, never assignable.
 SYSTEM_NAMES = ("Transcript", "Beamtalk", "Workspace")
 
@@ -140,7 +143,7 @@ class ExpressionParser(Cursor):
             lhs = self.parse_cascade(lhs)
             k = K[self.i]
         if k == K_ASSIGN:
-            if not isinstance(lhs, (A.Variable, A.FieldAccess)):
+            if not isinstance(lhs, _TARGETS):
                 self.error("Assignment target must be an identifier or field access", span=lhs.span)
             self.i += 1
             self.depth += 1
@@ -283,10 +286,11 @@ class ExpressionParser(Cursor):
         V = self.V
         if V[i] == "match:" and K[i + 1] == K_LBRACKET:
             return self.parse_match(recv)
-        parts = []
-        args = []
+        # one keyword (the usual case) needs no lists: ``parts`` is made for
+        # the second one
+        sel = V[i]
+        parts = None
         while True:
-            parts.append(V[i])
             i += 1
             k = K[i]
             if NL[i] or not (k == K_LBRACKET or k in _LITERAL_KINDS):
@@ -309,14 +313,23 @@ class ExpressionParser(Cursor):
                     if K[self.i] == K_BINOP:
                         arg = self.binary_tail(arg, 0)
                     i = self.i
-            args.append(arg)
+            if parts is None:
+                first = arg
+            else:
+                args.append(arg)
             if K[i] != K_KEYWORD:
                 break
             if NL[i] and self.in_class and self.depth == self.base and (
                 self.source[self.S[i] - 1] == "\n" or V[i] in _DECL_KEYWORDS or self.method_def_at(i) >= 0
             ):
                 break
+            if parts is None:
+                parts = [sel]
+                args = [first]
+            parts.append(V[i])
         self.i = i
+        if parts is None:
+            return _tnew(_KeywordSend, (recv, sel, (first,), recv[-3], self.E[i - 1], self.T))
         return _tnew(_KeywordSend, (recv, "".join(parts), tuple(args), recv[-3], self.E[i - 1], self.T))
 
     def unary_tail(self, node):
@@ -401,12 +414,36 @@ class ExpressionParser(Cursor):
             if self.NL[i] and self.in_class and self.depth == self.base:
                 if self.source[self.S[i] - 1] == "\n" or self.binary_method_at(i):
                     return left
-            self.i = i + 1
+            j = i + 1
+            k = K[j]
             if op == "**":
+                self.i = j
                 self.enter()
                 right = self.parse_binary(prec)
                 self.depth -= 1
+            elif (k == K_IDENT or k in _LITERAL_KINDS) and not self.NL[j] and (
+                K[j + 1] != K_BINOP and K[j + 1] != K_PERIOD and (K[j + 1] != K_IDENT or self.NL[j + 1])
+                or K[j + 1] == K_BINOP and _PREC.get(V[j + 1], 0) <= prec
+            ):
+                # a lone variable or literal operand: parse_binary's result
+                # without its frame
+                E = self.E
+                if k == K_IDENT:
+                    name = V[j]
+                    c = name[0]
+                    if "A" <= c <= "Z":
+                        right = _tnew(_GlobalRef, (name, self.S[j], E[j], self.T))
+                    elif name == "super":
+                        right = _tnew(_Super, (self.S[j], E[j], self.T))
+                    else:
+                        right = _tnew(_Variable, (name, self.S[j], E[j], self.T))
+                else:
+                    right = _tnew(_LITERAL_KINDS[k], (V[j], self.S[j], E[j], self.T))
+                self.i = j + 1
+                left = _tnew(_BinarySend, (left, op, right, left[-3], E[j], self.T))
+                continue
             else:
+                self.i = j
                 right = self.parse_binary(prec + 1)
             left = _tnew(_BinarySend, (left, op, right, left[-3], self.E[self.i - 1], self.T))
 
@@ -542,7 +579,16 @@ class ExpressionParser(Cursor):
                     # end of input, or (in a class body) a line that starts the
                     # next method/declaration: the block was never closed
                     self.close_error("Expected ']' to close block", i)
-                st = self.parse_statement()
+                k = K[i]
+                # parse_statement, inlined
+                if k == K_CARET:
+                    self.i = i + 1
+                    value = self.parse_assignment()
+                    st = _tnew(_Return, (value, self.S[i], self.E[self.i - 1], self.T))
+                elif k == K_EXPECT:
+                    st = self.parse_expect()
+                else:
+                    st = self.parse_assignment()
                 i = self.i
                 k = K[i]
                 sep = False

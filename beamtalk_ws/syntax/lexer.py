@@ -29,6 +29,7 @@ import re
 from typing import NamedTuple, Optional
 
 from .ast import LineTable, Span
+from .lexer_nesting import find_interp_end as _find_interp_end, find_string_end as _find_string_end
 from .teaching import single_quoted
 
 # ----------------------------------------------------------------- kinds
@@ -200,6 +201,7 @@ _MAX_STRING_NESTING = 32
 _CHAR_ESCAPES = {"n": 10, "t": 9, "r": 13, "\\": 92, "'": 39}
 
 _STR_RUN = re.compile(r'[^"\\{]+')
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class Tokens:
@@ -273,12 +275,20 @@ _MEMO_LIMIT = 200_000
 #: memo of the pieces (leading trivia + token text, see _PIECE) without
 #: comments: piece -> (kind, value, trivia length, piece length, NL-before)
 _PIECES: dict = {}
+#: memo of the pieces the fast path cannot lex alone (same key and entry,
+#: with None as the kind)
+_SPECIAL: dict = {}
 
 
 def _piece_entry(piece: str):
     """The _PIECES entry of a piece (memoised unless its trivia has a
     comment), or (None, token text, trivia length, piece length, NL-before)
-    for the tokens that need the slow path (see _classify)."""
+    for the tokens that need the slow path (see _classify), memoised
+    too: an interpolated string costs one extra lookup for the end of
+    each interpolation."""
+    e = _SPECIAL.get(piece)
+    if e is not None:
+        return e
     m = _FAST.match(piece)
     triv = m.group(1)
     tok = m.group(2)
@@ -286,7 +296,10 @@ def _piece_entry(piece: str):
     if kv is None:
         kv = _classify(tok)
         if kv is None:
-            return (None, tok, len(triv), len(piece), "\n" in triv)
+            e = (None, tok, len(triv), len(piece), "\n" in triv)
+            if "/" not in triv:
+                _SPECIAL[piece] = e
+            return e
         _MEMO[tok] = kv
     e = (kv[0], kv[1], len(triv), len(piece), "\n" in triv)
     if "/" not in triv:
@@ -400,12 +413,10 @@ class _Lexer:
                 pos = self._scan(pos, end)
 
     def _scan_fast(self, pos: int, end: int):
-        """Fast path: ``split`` gives the pieces (leading trivia + token
+        """Fast path: ``findall`` gives the pieces (leading trivia + token
         text); the kind, value, lengths and NL-before flag of a piece come
         from a memo keyed by its text.  Returns None when the range is done,
         or a position to restart from."""
-        src = self.src
-        flat = _PIECE.split(src if pos == 0 and end == self.n else src[pos:end])
         t = self.t
         kinds_ = t.kinds
         values_ = t.values
@@ -413,7 +424,7 @@ class _Lexer:
         ends_ = t.ends
         nls_ = t.nls
         memo = _PIECES
-        for piece in flat[1::2]:
+        for piece in _PIECE.findall(self.src, pos, end):
             try:
                 kind, val, lt, n, nl = memo[piece]
             except KeyError:
@@ -603,7 +614,11 @@ class _Lexer:
                 self._emit(K_STR_START if first else K_STR_SEG, "".join(buf), seg_start, i + 1, nl if first else False)
                 first = False
                 buf = []
-                self.run(i + 1, j)
+                if _IDENT.fullmatch(src, i + 1, j):
+                    # ``{name}``: one identifier token, as run() would lex it
+                    self._emit(K_IDENT, src[i + 1 : j], i + 1, j, False)
+                else:
+                    self.run(i + 1, j)
                 seg_start = j
                 i = j + 1
                 continue
@@ -658,77 +673,6 @@ def _rare_group(code: int, tok: str) -> str:
     return "other"
 
 
-def _scan_nested(src: str, i: int, end: int, stack: list) -> int:
-    """Scan string/interpolation nesting without lexing (iteratively).
-
-    ``stack`` holds -1 for "inside a string literal" and n >= 1 for "inside
-    interpolation code with n unclosed braces".  Returns the index at which
-    the stack becomes empty (the closing ``"`` or ``}``), or -1 at the end of
-    the range.  Inside interpolation code nested strings (themselves possibly
-    interpolated), ``$x``/``$\\x`` characters and comments are skipped
-    (spec §2.3)."""
-    while i < end:
-        top = stack[-1]
-        c = src[i]
-        if top < 0:  # inside a string literal
-            if c == '"':
-                if i + 1 < end and src[i + 1] == '"':
-                    i += 2
-                    continue
-                stack.pop()
-                if not stack:
-                    return i
-            elif c == "\\":
-                i += 1
-            elif c == "{":
-                stack.append(1)
-            i += 1
-            continue
-        if c == "}":
-            if top == 1:
-                stack.pop()
-                if not stack:
-                    return i
-            else:
-                stack[-1] = top - 1
-            i += 1
-        elif c == "{":
-            stack[-1] = top + 1
-            i += 1
-        elif c == '"':
-            stack.append(-1)
-            i += 1
-        elif c == "$":
-            i += 3 if i + 1 < end and src[i + 1] == "\\" else 2
-        elif c == "/" and i + 1 < end and src[i + 1] == "/":
-            j = src.find("\n", i, end)
-            if j < 0:
-                return -1
-            i = j
-        elif c == "/" and i + 1 < end and src[i + 1] == "*":
-            j = src.find("*/", i + 2, end)
-            if j < 0:
-                return -1
-            i = j + 2
-        else:
-            i += 1
-    return -1
-
-
-def _find_string_end(src: str, i: int, end: int) -> int:
-    """Position just after the closing quote of a string whose body starts at
-    i (nested interpolations skipped); -1 if unterminated."""
-    j = _scan_nested(src, i, end, [-1])
-    return j + 1 if j >= 0 else -1
-
-
-def _find_interp_end(src: str, i: int, end: int) -> int:
-    """Index of the '}' closing an interpolation whose text starts at i, or -1.
-    Nested {} are counted; strings, character literals and comments are
-    skipped (spec §2.3)."""
-    return _scan_nested(src, i, end, [1])
-
-
 def _int_token(text: str):
     if len(text) > 21:
         return K_ERROR, LexError(f"Invalid integer: {_short(text)}", "integer literals must fit in a signed 64-bit integer")
@@ -780,9 +724,10 @@ def _short(text: str) -> str:
 def lex(source: str) -> Tokens:
     """Tokenise ``source`` into arrays (never raises; bad input becomes
     ``K_ERROR`` tokens).  The last token is ``K_EOF``."""
-    if len(_MEMO) > _MEMO_LIMIT or len(_PIECES) > _MEMO_LIMIT:
+    if len(_MEMO) > _MEMO_LIMIT or len(_PIECES) > _MEMO_LIMIT or len(_SPECIAL) > _MEMO_LIMIT:
         _MEMO.clear()
         _PIECES.clear()
+        _SPECIAL.clear()
     lx = _Lexer(source)
     n = len(source)
     lx.run(0, n)
