@@ -202,7 +202,12 @@ info(Name) ->
                            #{modifiers := Ms} when is_list(Ms) -> lists:member(abstract, Ms);
                            _ -> false
                        end,
-            {ok, #{kind => Kind, fields => Own, superclass => Super, abstract => Abstract}};
+            Protected = case E of
+                            #{protected := P} -> P =:= true;
+                            _ -> false
+                        end,
+            {ok, #{kind => Kind, fields => Own, superclass => Super, abstract => Abstract,
+                   protected => Protected}};
         undefined -> error
     end.
 

@@ -526,7 +526,10 @@ class_info([Name | Rest], Seen, Acc) ->
         {ok, #{kind := Kind, fields := Fields, superclass := Super} = Info} ->
             Next = case Super of nil -> Rest; _ -> [Super | Rest] end,
             Abstract = maps:get(abstract, Info, false),
-            class_info(Next, Seen#{Name => true}, [{Name, Kind, Fields, Super, Abstract} | Acc]);
+            %% a protected (stdlib) class never changes: clients may keep its entry
+            Protected = maps:get(protected, Info, false),
+            class_info(Next, Seen#{Name => true},
+                       [{Name, Kind, Fields, Super, Abstract, Protected} | Acc]);
         _ ->
             class_info(Rest, Seen#{Name => true}, Acc)
     end.

@@ -118,3 +118,32 @@ async def test_the_compiler_knows_every_selector_a_proxy_answers_with_a_method(r
     assert all(proxy_function(s) is None for s in node)
     assert proxy_function("reverse:") == "reverse" and proxy_function("node") == "node"
     assert proxy_function("+") is None
+
+
+async def test_protected_class_info_is_asked_once_per_connection(repl):
+    """What the compiler needs of a stdlib class (kind, fields, superclass)
+    cannot change, so the client keeps it: a second class definition on
+    Value sends no class_info request, and gets the same table."""
+    from beamtalk_ws.dist.terms import Atom
+
+    client = repl.client
+    first = await client.class_table(["Value"])
+    asked = []
+    real_call = client.call
+
+    async def counting_call(request, timeout=10.0):
+        asked.append(request[0])
+        return await real_call(request, timeout)
+
+    client.call = counting_call
+    try:
+        again = await client.class_table(["Value"])
+        assert again.known == first.known and {"Value", "Object", "ProtoObject"} <= set(again.known)
+        assert (await repl.evaluate("Value subclass: Cached5\n  state: x = 3\n  sum => self.x + 1")).ok
+        assert Atom("class_info") not in asked
+        # a class of the user is asked about each time: it can change
+        assert (await repl.evaluate("Cached5 new sum")).text == "4"
+        await client.class_table(["Cached5"])
+        assert asked.count(Atom("class_info")) == 2
+    finally:
+        client.call = real_call

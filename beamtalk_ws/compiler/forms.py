@@ -13,29 +13,60 @@ from beamtalk_ws.dist.terms import Atom
 
 A = Atom
 
+# The tags of the abstract format, made once: a form builder runs for every
+# node of every input, and building an atom costs a dictionary lookup and
+# two type checks each time.
+_ATOM = A("atom")
+_ATTRIBUTE = A("attribute")
+_BIN = A("bin")
+_BIN_ELEMENT = A("bin_element")
+_BLOCK = A("block")
+_CALL = A("call")
+_CASE = A("case")
+_CLAUSE = A("clause")
+_CLAUSES = A("clauses")
+_CONS = A("cons")
+_DEFAULT = A("default")
+_EOF = A("eof")
+_FLOAT = A("float")
+_FUN = A("fun")
+_FUNCTION = A("function")
+_INTEGER = A("integer")
+_MAP = A("map")
+_MAP_FIELD_ASSOC = A("map_field_assoc")
+_MATCH = A("match")
+_NAMED_FUN = A("named_fun")
+_NIL = A("nil")
+_OP = A("op")
+_REMOTE = A("remote")
+_STRING = A("string")
+_TRY = A("try")
+_TUPLE = A("tuple")
+_VAR = A("var")
+
 
 def atom(name: str, line: int = 1) -> tuple:
-    return (A("atom"), line, A(name))
+    return (_ATOM, line, A(name))
 
 
 def integer(value: int, line: int = 1) -> tuple:
-    return (A("integer"), line, value)
+    return (_INTEGER, line, value)
 
 
 def float_(value: float, line: int = 1) -> tuple:
-    return (A("float"), line, value)
+    return (_FLOAT, line, value)
 
 
 def var(name: str, line: int = 1) -> tuple:
-    return (A("var"), line, A(name))
+    return (_VAR, line, A(name))
 
 
 def nil(line: int = 1) -> tuple:
-    return (A("nil"), line)
+    return (_NIL, line)
 
 
 def cons(head, tail, line: int = 1) -> tuple:
-    return (A("cons"), line, head, tail)
+    return (_CONS, line, head, tail)
 
 
 def list_(elements, tail=None, line: int = 1) -> tuple:
@@ -46,94 +77,94 @@ def list_(elements, tail=None, line: int = 1) -> tuple:
 
 
 def tuple_(elements, line: int = 1) -> tuple:
-    return (A("tuple"), line, list(elements))
+    return (_TUPLE, line, list(elements))
 
 
 def binary_string(text: str, line: int = 1) -> tuple:
     """A UTF-8 binary literal, `<<"text"/utf8>>`."""
     if not text:
-        return (A("bin"), line, [])
+        return (_BIN, line, [])
     chars = [ord(c) for c in text]
-    elem = (A("bin_element"), line, (A("string"), line, chars), A("default"), [A("utf8")])
-    return (A("bin"), line, [elem])
+    elem = (_BIN_ELEMENT, line, (_STRING, line, chars), _DEFAULT, [A("utf8")])
+    return (_BIN, line, [elem])
 
 
 def map_(pairs, line: int = 1) -> tuple:
-    return (A("map"), line, [(A("map_field_assoc"), line, k, v) for k, v in pairs])
+    return (_MAP, line, [(_MAP_FIELD_ASSOC, line, k, v) for k, v in pairs])
 
 
 def map_update(base, pairs, line: int = 1) -> tuple:
-    return (A("map"), line, base, [(A("map_field_assoc"), line, k, v) for k, v in pairs])
+    return (_MAP, line, base, [(_MAP_FIELD_ASSOC, line, k, v) for k, v in pairs])
 
 
 def op(operator: str, left, right=None, line: int = 1) -> tuple:
     if right is None:
-        return (A("op"), line, A(operator), left)
-    return (A("op"), line, A(operator), left, right)
+        return (_OP, line, A(operator), left)
+    return (_OP, line, A(operator), left, right)
 
 
 def call(module: str, function: str, args, line: int = 1) -> tuple:
-    return (A("call"), line, (A("remote"), line, atom(module, line), atom(function, line)), list(args))
+    return (_CALL, line, (_REMOTE, line, atom(module, line), atom(function, line)), list(args))
 
 
 def call_dynamic(module_form, function_form, args, line: int = 1) -> tuple:
-    return (A("call"), line, (A("remote"), line, module_form, function_form), list(args))
+    return (_CALL, line, (_REMOTE, line, module_form, function_form), list(args))
 
 
 def local_call(function: str, args, line: int = 1) -> tuple:
-    return (A("call"), line, atom(function, line), list(args))
+    return (_CALL, line, atom(function, line), list(args))
 
 
 def match(pattern, value, line: int = 1) -> tuple:
-    return (A("match"), line, pattern, value)
+    return (_MATCH, line, pattern, value)
 
 
 def clause(patterns, guards, body, line: int = 1) -> tuple:
-    return (A("clause"), line, list(patterns), list(guards), list(body))
+    return (_CLAUSE, line, list(patterns), list(guards), list(body))
 
 
 def case(expr, clauses, line: int = 1) -> tuple:
-    return (A("case"), line, expr, list(clauses))
+    return (_CASE, line, expr, list(clauses))
 
 
 def fun(clauses, line: int = 1) -> tuple:
-    return (A("fun"), line, (A("clauses"), list(clauses)))
+    return (_FUN, line, (_CLAUSES, list(clauses)))
 
 
 def named_fun(name: str, clauses, line: int = 1) -> tuple:
-    return (A("named_fun"), line, A(name), list(clauses))
+    return (_NAMED_FUN, line, A(name), list(clauses))
 
 
 def apply_var(var_form, args, line: int = 1) -> tuple:
     """Call a fun held in a variable."""
-    return (A("call"), line, var_form, list(args))
+    return (_CALL, line, var_form, list(args))
 
 
 def try_(body, of_clauses, catch_clauses, after=(), line: int = 1) -> tuple:
-    return (A("try"), line, list(body), list(of_clauses), list(catch_clauses), list(after))
+    return (_TRY, line, list(body), list(of_clauses), list(catch_clauses), list(after))
 
 
 def catch_clause(kind: str, pattern, body, line: int = 1, guards=()) -> tuple:
     """`Kind:Pattern -> Body` in a try's catch section."""
-    exc = (A("tuple"), line, [atom(kind, line), pattern, var("_", line)])
-    return (A("clause"), line, [exc], list(guards), list(body))
+    exc = (_TUPLE, line, [atom(kind, line), pattern, var("_", line)])
+    return (_CLAUSE, line, [exc], list(guards), list(body))
 
 
 def block(body, line: int = 1) -> tuple:
-    return (A("block"), line, list(body))
+    return (_BLOCK, line, list(body))
 
 
 def attribute(name: str, value, line: int = 1) -> tuple:
-    return (A("attribute"), line, A(name), value)
+    return (_ATTRIBUTE, line, A(name), value)
 
 
 def function(name: str, clauses, line: int = 1) -> tuple:
     arity = len(clauses[0][2])
-    return (A("function"), line, A(name), arity, list(clauses))
+    return (_FUNCTION, line, A(name), arity, list(clauses))
 
 
 def eof(line: int = 1) -> tuple:
-    return (A("eof"), line)
+    return (_EOF, line)
 
 
 # ---------------------------------------------------------------------------

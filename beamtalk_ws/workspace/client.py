@@ -88,6 +88,9 @@ class WorkspaceClient:
         self.on_transcript: OutputCallback | None = None
         #: one monitor on the workspace server for all requests (see `_watch_server`)
         self._server_mon = None
+        #: class_table entries of protected (stdlib) classes: nobody can change
+        #: them, so a class definition need not ask again for `Value`
+        self._protected_classes: dict = {}
 
     @classmethod
     async def connect(cls, ws: WorkspacePaths, session: str = "default", timeout: float = 5.0) -> "WorkspaceClient":
@@ -298,18 +301,35 @@ class WorkspaceClient:
         return EvalReply(False, _text(text), str(kind), [str(n) for n in names], notice=notice)
 
     async def class_table(self, names):
-        """What the node knows of these classes (kind, fields, superclass), for the compiler."""
-        from beamtalk_ws.compiler.classes import ClassInfo, ClassTable
+        """What the node knows of these classes and their superclasses (kind,
+        fields, superclass), for the compiler.  Protected classes are asked
+        about once per connection: the stdlib cannot be redefined."""
+        from beamtalk_ws.compiler.classes import ClassTable
 
-        reply = await self.call((Atom("class_info"), [Atom(n) for n in sorted(names)]))
         table = ClassTable()
+        if self._from_protected(names, table):
+            return table
+        reply = await self.call((Atom("class_info"), [Atom(n) for n in sorted(names)]))
         for entry in reply[1]:
-            name, kind, fields, superclass = entry[:4]
-            abstract = entry[4] if len(entry) > 4 else False
-            table.known[str(name)] = ClassInfo(str(name), str(kind), tuple(str(f) for f in fields),
-                                               None if superclass in (Atom("nil"), None) else str(superclass),
-                                               abstract is True)
+            info = _class_info(entry)
+            table.known[info.name] = info
+            if len(entry) > 5 and entry[5] is True:
+                self._protected_classes[info.name] = info
         return table
+
+    def _from_protected(self, names, table) -> bool:
+        """Fill `table` from the protected classes already known when every
+        name and its superclass chain is one of them."""
+        todo = list(names)
+        while todo:
+            info = self._protected_classes.get(todo.pop())
+            if info is None:
+                return False
+            if info.name not in table.known:
+                table.known[info.name] = info
+                if info.superclass is not None:
+                    todo.append(info.superclass)
+        return True
 
     async def complete(self, request, timeout: float = 5.0) -> list[str]:
         """Ask the node for completion candidates (beamtalk_complete.erl):
@@ -358,3 +378,14 @@ class WorkspaceClient:
 
     async def close(self) -> None:
         await self.node.close()
+
+
+def _class_info(entry):
+    """A ClassInfo from one `class_info` reply entry
+    `{Name, Kind, Fields, Super, Abstract[, Protected]}`."""
+    from beamtalk_ws.compiler.classes import ClassInfo
+
+    name, kind, fields, superclass = entry[:4]
+    abstract = entry[4] if len(entry) > 4 else False
+    return ClassInfo(str(name), str(kind), tuple(str(f) for f in fields),
+                     None if superclass in (Atom("nil"), None) else str(superclass), abstract is True)
