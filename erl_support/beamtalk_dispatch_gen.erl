@@ -8,9 +8,10 @@
 %% to an actor class, or removal drops the clause, and the class's sends go
 %% back to the table path, which is always correct.
 -module(beamtalk_dispatch_gen).
--export([set/2, set_many/1, entries/0, forms/1]).
+-export([set/2, set_many/1, entries/0, forms/1, cache_in/1]).
 
 -define(KEY, beamtalk_dispatch_entries).
+-define(CACHE, beamtalk_dispatch_cache_dir).
 
 %% @doc Route class Name's value sends to Module:'$d'/3, or (none) not.
 -spec set(atom(), module() | none) -> ok.
@@ -36,11 +37,49 @@ entries() ->
     persistent_term:get(?KEY, #{}).
 
 load(Entries) ->
-    {ok, Mod, Bin} = compile:forms(forms(Entries),
-                                   [binary, return_errors, no_spawn_compiler_process]),
-    purge(Mod, 50),
-    {module, Mod} = code:load_binary(Mod, "beamtalk_dispatch (generated)", Bin),
+    Bin = compiled(Entries),
+    purge(beamtalk_dispatch, 50),
+    {module, beamtalk_dispatch} = code:load_binary(beamtalk_dispatch, "beamtalk_dispatch (generated)", Bin),
     ok.
+
+%% @doc While Dir is set (none: not), compiled versions of the module are
+%% kept there and reused.  beamtalk_stdlib:load/1 sets its cache directory
+%% for the boot's batch: the module for the stdlib's classes is the same at
+%% every boot, and compiling it was about a third of a warm workspace start
+%% (the node's first compile also loads the compiler).
+-spec cache_in(file:filename() | none) -> ok.
+cache_in(none) ->
+    _ = persistent_term:erase(?CACHE),
+    ok;
+cache_in(Dir) ->
+    persistent_term:put(?CACHE, Dir).
+
+compiled(Entries) ->
+    case persistent_term:get(?CACHE, none) of
+        none -> compile_forms(Entries);
+        Dir ->
+            %% this module's own version is in the key: it writes the code;
+            %% not `.beam`: whatever lists the directory's modules (a node
+            %% Beamtalk attaches to gets them all) must not take it for one
+            Key = erlang:md5(term_to_binary({lists:sort(maps:to_list(Entries)),
+                                             ?MODULE:module_info(md5)})),
+            File = filename:join(Dir, "beamtalk_dispatch-" ++ binary_to_list(binary:encode_hex(Key)) ++ ".cached"),
+            case file:read_file(File) of
+                {ok, Bin} -> Bin;
+                {error, _} ->
+                    Bin = compile_forms(Entries),
+                    %% another node may write it too: whole files only
+                    Tmp = File ++ "." ++ os:getpid(),
+                    _ = file:write_file(Tmp, Bin) =:= ok andalso file:rename(Tmp, File),
+                    _ = file:delete(Tmp),
+                    Bin
+            end
+    end.
+
+compile_forms(Entries) ->
+    {ok, beamtalk_dispatch, Bin} = compile:forms(forms(Entries),
+                                                 [binary, return_errors, no_spawn_compiler_process]),
+    Bin.
 
 %% Nothing keeps a frame in the old version (every clause is a tail call),
 %% so a soft purge only fails while a process is between two instructions

@@ -42,7 +42,9 @@ restore_code() ->
             #{classes => NClasses, globals => length(Globals), actors => NActors,
               problems => P1 ++ P2 ++ P3};
         {off, Why} ->
-            #{classes => 0, globals => 0, actors => 0, problems => [Why]}
+            #{classes => 0, globals => 0, actors => 0, problems => [Why]};
+        creating ->                 % a new store (beamtalk_store:open/1): nothing to restore
+            #{classes => 0, globals => 0, actors => 0, problems => []}
     end.
 
 input_module(M) ->

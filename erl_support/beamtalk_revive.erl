@@ -53,7 +53,7 @@ changed(#{?CK := Class, '__version__' := V} = State) ->
 changed(_) -> ok.
 
 decide(Class) ->
-    beamtalk_store:state() =:= on andalso spawned() andalso revivable(Class).
+    beamtalk_store:on() andalso spawned() andalso revivable(Class).
 
 %% Started by beamtalk_actor_sup (spawn/spawnWith:), not by a user supervisor.
 spawned() ->

@@ -58,7 +58,10 @@ load(Dir) ->
     true = code:add_patha(Dir),
     Mods = modules(Dir),
     [{module, M} = code:ensure_loaded(M) || M <- Mods],
-    load_modules(Mods).
+    beamtalk_dispatch_gen:cache_in(Dir),
+    try load_modules(Mods)
+    after beamtalk_dispatch_gen:cache_in(none)
+    end.
 
 %% @doc Register the classes of stdlib modules that are already loaded (a
 %% node Beamtalk attached to gets them as binaries: beamtalk_attach).

@@ -28,11 +28,11 @@
 -module(beamtalk_store).
 -behaviour(gen_server).
 
--export([open/1, state/0, status/0, evaluation_done/2, session_cleared/1,
+-export([open/1, state/0, on/0, status/0, evaluation_done/2, session_cleared/1,
          module_loaded/2, class_changed/1, watches_changed/1,
          read_all/1, put_change/2, delete_change/1, changes/0, seed/2,
          actor_changed/2, revived/2]).
--export([init/1, handle_call/3, handle_cast/2, handle_info/2, terminate/2,
+-export([init/1, handle_continue/2, handle_call/3, handle_cast/2, handle_info/2, terminate/2,
          code_change/3]).
 
 -define(SERVER, ?MODULE).
@@ -52,29 +52,53 @@
 %% process.  Answers `ok`, or `{off, Text}` when the store cannot be used
 %% (written by another version, unreadable): the workspace then runs
 %% without durability and says why.
+%%
+%% A new store (a workspace's first start) has nothing to restore, so it
+%% is created by the store process after the node is ready instead of
+%% before: creating Mnesia's schema and tables was about a quarter of a
+%% workspace's start.  Until it is done the state is `creating`, and
+%% whatever needs the store (on/0) waits for it.
 open(Dir) ->
     StoreDir = filename:join(Dir, "store"),
-    Result = try do_open(StoreDir)
-             catch C:R -> {off, iolist_to_binary(io_lib:format(
-                                   "The workspace store ~ts cannot be opened (~tp:~tp); "
-                                   "this workspace runs without durable state. "
-                                   "`beamtalk workspace reset` starts a new store.",
-                                   [StoreDir, C, R]))}
-             end,
-    persistent_term:put(?MODULE, case Result of ok -> on; {off, T} -> {off, T} end),
-    {ok, _} = gen_server:start({local, ?SERVER}, ?MODULE, StoreDir, []),
-    Result.
+    case filelib:is_file(filename:join(StoreDir, "schema.DAT")) of
+        false ->
+            persistent_term:put(?MODULE, creating),
+            {ok, _} = gen_server:start({local, ?SERVER}, ?MODULE, {create, StoreDir}, []),
+            ok;
+        true ->
+            Result = opened(StoreDir),
+            persistent_term:put(?MODULE, case Result of ok -> on; {off, T} -> {off, T} end),
+            {ok, _} = gen_server:start({local, ?SERVER}, ?MODULE, StoreDir, []),
+            Result
+    end.
 
-%% @doc `on` or `{off, Why}`.
+opened(StoreDir) ->
+    try do_open(StoreDir)
+    catch C:R -> {off, iolist_to_binary(io_lib:format(
+                         "The workspace store ~ts cannot be opened (~tp:~tp); "
+                         "this workspace runs without durable state. "
+                         "`beamtalk workspace reset` starts a new store.",
+                         [StoreDir, C, R]))}
+    end.
+
+%% @doc `on`, `creating` (a new store, see open/1) or `{off, Why}`.
 state() -> persistent_term:get(?MODULE, {off, <<"not opened">>}).
 
-on() -> state() =:= on.
+%% @doc Whether the store is used; waits while a new store is created.
+on() ->
+    case state() of
+        on -> true;
+        creating ->
+            _ = (catch gen_server:call(?SERVER, wait, infinity)),
+            state() =:= on;
+        _ -> false
+    end.
 
 %% @doc What `beamtalk workspace status` shows: the state and the size on disk.
 status() ->
     Dir = gen_server:call(?SERVER, dir),
     Size = filelib:fold_files(Dir, ".*", true, fun(F, Acc) -> Acc + filelib:file_size(F) end, 0),
-    #{state => case state() of on -> on; {off, T} -> T end,
+    #{state => case on() of true -> on; false -> element(2, state()) end,
       bytes => Size, dir => unicode:characters_to_binary(Dir),
       pending_changes => length([K || {K, _} <- changes(), is_integer(K)])}.
 
@@ -121,11 +145,13 @@ watches_changed(Roots) ->
     note(watches, Roots).
 
 note(Key, Value) ->
-    case on() of
-        true ->
+    %% only noted here, so no need to wait for a store being created: the
+    %% store process commits it once the store is there
+    case state() of
+        {off, _} -> ok;
+        _ ->
             ets:insert(?PENDING, {Key, Value}),
-            gen_server:cast(?SERVER, poke);
-        false -> ok
+            gen_server:cast(?SERVER, poke)
     end,
     ok.
 
@@ -149,7 +175,8 @@ revived(Fun, Actors) ->
 
 %% @doc Everything stored, for beamtalk_restore: #{Table => [{Key, Value}]}.
 read_all(_Opts) ->
-    case on() of
+    %% a store still being created is empty: no need to wait for it
+    case state() =:= on of
         false -> #{};
         true -> maps:from_list([{T, [{K, V} || {_, K, V} <- ets:tab2list(T)]} || T <- ?TABLES])
     end.
@@ -235,10 +262,25 @@ check_version(StoreDir) ->
 
 %%% gen_server
 
+init({create, StoreDir}) ->
+    {ok, St} = init(StoreDir),
+    {ok, St, {continue, create}};
 init(StoreDir) ->
     ets:new(?PENDING, [named_table, public, set]),
     {ok, #st{dir = StoreDir, globals = user_globals()}}.
 
+%% A new store (open/1): requests that came meanwhile wait in the mailbox.
+handle_continue(create, #st{dir = StoreDir} = St) ->
+    case opened(StoreDir) of
+        ok -> persistent_term:put(?MODULE, on);
+        {off, Why} ->
+            logger:warning("beamtalk store: ~ts", [Why]),
+            persistent_term:put(?MODULE, {off, Why})
+    end,
+    {noreply, St}.
+
+handle_call(wait, _From, St) ->
+    {reply, ok, St};
 handle_call(dir, _From, St) ->
     {reply, St#st.dir, St};
 handle_call({seed, Session, Bindings}, _From, St) ->
@@ -266,8 +308,13 @@ handle_cast(_Msg, St) ->
     {noreply, St}.
 
 handle_info(commit_pending, St) ->
-    {_, St1} = commit(none, none, St#st{poke = undefined}),
-    {noreply, St1};
+    case state() of
+        on ->
+            {_, St1} = commit(none, none, St#st{poke = undefined}),
+            {noreply, St1};
+        _ ->                        % a store that could not be created
+            {noreply, St#st{poke = undefined}}
+    end;
 handle_info(_Msg, St) ->
     {noreply, St}.
 

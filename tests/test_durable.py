@@ -211,3 +211,30 @@ async def test_crash_consistency_under_kill_9(own_ws):
             await c.close()
         done = last
     assert done > 6
+
+
+async def test_a_new_workspace_creates_its_store_after_it_is_ready(own_ws, bt_home):
+    """A new store is created by the store process once the node is up
+    (beamtalk_store:open/1); the first evaluation waits for it, so what it
+    binds is durable all the same.  The boot's dispatch module comes from the
+    stdlib cache (beamtalk_dispatch_gen:cache_in/1), not a .beam there."""
+    launcher.start(own_ws, idle_timeout=None)
+    c, repl = await session(own_ws)
+    try:
+        assert await ok(repl, "early := 41 + 1") == "42"
+        status = run_beamtalk(["workspace", "status", own_ws.id])
+        assert status.returncode == 0 and "store" in status.stdout.lower()
+    finally:
+        await c.close()
+    cached = list(bt_home.glob("cache/stdlib/*/beamtalk_dispatch-*.cached"))
+    assert len(cached) == 1
+    assert not list(bt_home.glob("cache/stdlib/*/beamtalk_dispatch*.beam"))
+    kill9(own_ws)
+    launcher.start(own_ws, idle_timeout=None)
+    c, repl = await session(own_ws)
+    try:
+        assert await ok(repl, "early") == "42"
+        assert await ok(repl, "3 + 4") == "7"
+    finally:
+        await c.close()
+    assert list(bt_home.glob("cache/stdlib/*/beamtalk_dispatch-*.cached")) == cached

@@ -328,11 +328,15 @@ info_for_the_compiler() ->
     beamtalk_class:define(bt_test:counter_desc('InfoCounter')),
     beamtalk_class:define(#{name => 'InfoSub', superclass => 'InfoCounter',
                             fields => [{extra, fun() -> 1 end}]}),
-    ?assertEqual({ok, #{kind => actor, fields => [value], superclass => 'Actor', abstract => false}},
+    ?assertEqual({ok, #{kind => actor, fields => [value], superclass => 'Actor', abstract => false,
+                        protected => false}},
                  beamtalk_class:info('InfoCounter')),
-    ?assertEqual({ok, #{kind => actor, fields => [extra], superclass => 'InfoCounter', abstract => false}},
+    ?assertEqual({ok, #{kind => actor, fields => [extra], superclass => 'InfoCounter', abstract => false,
+                        protected => false}},
                  beamtalk_class:info('InfoSub')),
-    ?assertEqual({ok, #{kind => object, fields => [], superclass => nil, abstract => true}},
+    %% a stdlib class is protected: clients keep its entry (WorkspaceClient.class_table)
+    ?assertEqual({ok, #{kind => object, fields => [], superclass => nil, abstract => true,
+                        protected => true}},
                  beamtalk_class:info('ProtoObject')),
     ?assertEqual(error, beamtalk_class:info('NoSuchClass')).
 
