@@ -58,6 +58,19 @@ def workspace(bt_home):
 
 
 @pytest.fixture
+def own_ws(bt_home):
+    """A workspace of the test's own, killed after it: for tests that stop,
+    kill or restart their node (the shared one must not be restarted)."""
+    from beamtalk_ws.workspace import launcher, paths
+
+    ws = paths.resolve("own-" + uuid.uuid4().hex[:8])
+    try:
+        yield ws
+    finally:
+        launcher.kill(ws)
+
+
+@pytest.fixture
 async def client(workspace):
     """A client on a fresh session of the shared workspace."""
     from beamtalk_ws.workspace.client import WorkspaceClient

@@ -12,23 +12,13 @@ import os
 import random
 import signal
 import subprocess
-import uuid
 
 import pytest
 
-from beamtalk_ws.workspace import launcher, paths
+from beamtalk_ws.workspace import launcher
 
 from conftest import run_beamtalk
 from helpers import session, shown_without
-
-
-@pytest.fixture
-def own_ws(bt_home):
-    ws = paths.resolve("dur-" + uuid.uuid4().hex[:8])
-    try:
-        yield ws
-    finally:
-        launcher.kill(ws)
 
 
 async def ok(repl, code) -> str:

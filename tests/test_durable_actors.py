@@ -13,23 +13,11 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import uuid
 
-import pytest
-
-from beamtalk_ws.workspace import launcher, paths
+from beamtalk_ws.workspace import launcher
 
 from conftest import run_beamtalk
 from test_durable import kill9, ok, session
-
-
-@pytest.fixture
-def own_ws(bt_home):
-    ws = paths.resolve("rev-" + uuid.uuid4().hex[:8])
-    try:
-        yield ws
-    finally:
-        launcher.kill(ws)
 
 
 SETUP = [

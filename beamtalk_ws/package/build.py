@@ -90,14 +90,9 @@ def compile_sources(files: list[Path]):
 def _refuse_duplicate_classes(parsed) -> None:
     """Two files defining one class would give one module per file and one
     class on the node, whichever loaded last: refuse the build instead."""
-    from beamtalk_ws.syntax import ast
+    from beamtalk_ws.repl.loader import duplicate_classes
 
-    where: dict[str, list] = {}
-    for f, _source, module in parsed:
-        for item in module.items:
-            if isinstance(item, ast.ClassDef):
-                where.setdefault(item.name, []).append(f)
-    dups = {name: fs for name, fs in where.items() if len(fs) > 1}
+    dups = duplicate_classes(parsed)
     if dups:
         raise PackageError("\n".join(
             f"Class {name} is defined in {len(fs)} files: {', '.join(_rel(f) for f in fs)}"

@@ -129,16 +129,21 @@ def compile_parsed(parsed: list, table: ClassTable, result: LoadPlan,
     return result
 
 
-def _without_duplicate_classes(parsed: list, result: LoadPlan) -> list:
-    """Two files of one load defining one class would leave whichever was
-    loaded last, silently: report it, naming both files, and load neither
-    (the other files still load)."""
+def duplicate_classes(parsed: list) -> dict:
+    """{class name: [files]} for every class more than one parsed file defines."""
     where: dict[str, list] = {}
     for f, _source, module in parsed:
         for item in module.items:
             if isinstance(item, ast.ClassDef):
                 where.setdefault(item.name, []).append(f)
-    dups = {name: fs for name, fs in where.items() if len(fs) > 1}
+    return {name: fs for name, fs in where.items() if len(fs) > 1}
+
+
+def _without_duplicate_classes(parsed: list, result: LoadPlan) -> list:
+    """Two files of one load defining one class would leave whichever was
+    loaded last, silently: report it, naming both files, and load neither
+    (the other files still load)."""
+    dups = duplicate_classes(parsed)
     if not dups:
         return parsed
     bad = set()
