@@ -32,6 +32,7 @@
          module_loaded/2, class_changed/1, watches_changed/1,
          read_all/1, put_change/2, delete_change/1, changes/0, seed/2,
          actor_changed/2, revived/2]).
+
 -export([init/1, handle_continue/2, handle_call/3, handle_cast/2, handle_info/2, terminate/2,
          code_change/3]).
 
@@ -108,7 +109,7 @@ status() ->
 %% (beamtalk_bindings_delta:delta(), so unchanged values are not copied to
 %% this process again) or the whole map.
 evaluation_done(Session, Bindings) ->
-    case on() of
+    case not nothing_to_commit(Bindings) andalso on() of
         true ->
             %% A store that fails must never take the workspace server with it.
             try gen_server:call(?SERVER, {commit, Session, Bindings}, infinity)
@@ -118,6 +119,27 @@ evaluation_done(Session, Bindings) ->
             end;
         false -> ok
     end.
+
+%% While a new store is created (open/1), an input that changed no
+%% binding, noted nothing of its own and set no global has nothing to make
+%% durable: its reply need not wait for Mnesia (a new workspace's first
+%% `3 + 4`).  Everything else waits, so "durable before the reply" holds.
+nothing_to_commit(same) ->
+    state() =:= creating
+        andalso lists:all(fun moot_on_new_store/1, ets:tab2list(?PENDING))
+        andalso map_size(user_globals()) =:= 0;
+nothing_to_commit(_) -> false.
+
+%% A stdlib class's change note becomes the deletion of its row (class_op/2),
+%% and a new store has no rows: such a note (the boot defines DeadObject)
+%% is committed later with the rest, but nobody needs to wait for it.
+moot_on_new_store({{class, Name}, _}) ->
+    case beamtalk_class:entry(Name) of
+        #{stdlib := true} -> true;
+        #{protected := true} -> true;
+        _ -> false
+    end;
+moot_on_new_store(_) -> false.
 
 session_cleared(Session) -> evaluation_done(Session, #{}).
 
