@@ -9,6 +9,7 @@
 
 start() ->
     preload_compiler(),
+    preload_runtime(),
     Id = arg(beamtalk_workspace, "default"),
     Dir = arg(beamtalk_dir, "."),
     IdleMs = case arg(beamtalk_idle, "infinity") of
@@ -60,10 +61,36 @@ preload_compiler() ->
     spawn(fun() ->
                   _ = application:load(compiler),
                   case application:get_key(compiler, modules) of
-                      {ok, Mods} -> _ = code:ensure_modules_loaded(Mods);
+                      {ok, Mods} -> _ = code:ensure_modules_loaded(Mods -- compiler_unused());
                       _ -> ok
                   end
           end),
+    ok.
+
+%% The compiler's modules that compile:forms with this project's options
+%% never calls: listings and pretty-printers (`'S'`, `dcore`, ...), Core
+%% Erlang input and its linter, the inliner (`inline`).  Loading them would
+%% only take CPU from the boot.
+compiler_unused() ->
+    [beam_disasm, beam_listing, beam_ssa_pp, core_pp, v3_kernel_pp, core_scan,
+     core_parse, core_lint, beam_ssa_lint, cerl_inline, sys_core_inline,
+     sys_core_prepare, sys_messages].
+
+%% The boot goes on to use nearly every module of the runtime and of the
+%% compiled stdlib (about 150).  Loaded one by one, on first call, each
+%% waits for the code server, a file read and the JIT in turn;
+%% code:ensure_modules_loaded/1 prepares them all in parallel first.
+preload_runtime() ->
+    Own = filename:dirname(code:which(?MODULE)),
+    Stdlib = case arg(beamtalk_stdlib, none) of
+                 none -> [];
+                 Dir -> true = code:add_patha(Dir), [Dir]
+             end,
+    Mods = [list_to_atom(filename:basename(F, ".beam"))
+            || D <- [Own | Stdlib], F <- filelib:wildcard(filename:join(D, "*.beam"))],
+    %% a module that cannot be loaded here fails later, where it is used,
+    %% with that caller's error
+    _ = code:ensure_modules_loaded(Mods -- [?MODULE]),
     ok.
 
 %% What `beamtalk workspace start` says it restored (nothing on a fresh
