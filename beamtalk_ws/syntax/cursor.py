@@ -157,7 +157,7 @@ class Cursor:
     __slots__ = (
         "source", "filename", "toks", "K", "V", "S", "E", "NL", "T",
         "i", "diags", "seen", "depth", "in_class", "base", "in_method", "stmt_start",
-        "defs",
+        "defs", "line_at",
     )
 
     def __init__(self, source: str, filename: str = "<input>"):
@@ -181,6 +181,7 @@ class Cursor:
         self.in_method = False  # @primitive allowed
         self.stmt_start = -1  # first token of the current method-body statement
         self.defs: dict = {}  # memo of method_def_at: token index -> result
+        self.line_at = (0, 1)  # (offset, its line): see _msg_span
 
     # ------------------------------------------------------------ utilities
     def span(self, a: int, b: int) -> Span:

@@ -215,8 +215,21 @@ class ExpressionParser(Cursor):
     def _msg_span(self, send) -> Span:
         """Span of the first cascade message: from after the receiver (with
         the receiver's line and column)."""
-        r = send.receiver.span
-        return _tnew(Span, (r[1], send[-2], r[2], r[3]))
+        recv = send.receiver
+        if recv[-1] is not self.T:
+            r = recv.span
+            return _tnew(Span, (r[1], send[-2], r[2], r[3]))
+        # line and column of the receiver counted from the last position
+        # asked for (cascades come in source order): the parse never builds
+        # the line table of the whole source for them
+        start = recv[-3]
+        src = self.source
+        at, line = self.line_at
+        if start < at:
+            at, line = 0, 1
+        line += src.count("\n", at, start)
+        self.line_at = (start, line)
+        return _tnew(Span, (recv[-2], send[-2], line, start - src.rfind("\n", 0, start)))
 
     def stop_here(self, i: int) -> bool:
         """In a method body (at its own nesting level), does the NL-before
