@@ -66,6 +66,21 @@ _TARGETS = (A.Variable, A.FieldAccess)
 #: Workspace singletons (repl.md §5): always bound, never assignable.
 SYSTEM_NAMES = ("Transcript", "Beamtalk", "Workspace")
 
+#: identifier text -> the node class of the identifier as a primary
+#: (``GlobalRef`` for capitalised names, ``Super``, else ``Variable``): one
+#: dict lookup instead of three string tests on the hot paths
+_NAME_NODE: dict = {}
+
+
+def _name_node(name: str):
+    """Fill _NAME_NODE for ``name`` (cleared when it grows too big)."""
+    if len(_NAME_NODE) > 100_000:
+        _NAME_NODE.clear()
+    c = name[0]
+    cls = _GlobalRef if "A" <= c <= "Z" else _Super if name == "super" else _Variable
+    _NAME_NODE[name] = cls
+    return cls
+
 
 class ExpressionParser(Cursor):
     """Statements and expressions."""
@@ -117,8 +132,11 @@ class ExpressionParser(Cursor):
         if K[i] == K_IDENT and K[i + 1] == K_ASSIGN:
             # fast path for ``name := value``
             name = self.V[i]
-            c = name[0]
-            if "A" <= c <= "Z" or name == "super":
+            try:
+                cls = _NAME_NODE[name]
+            except KeyError:
+                cls = _name_node(name)
+            if cls is not _Variable:
                 self.error(_bad_target(name), i)
             lhs = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
             self.i = i + 2
@@ -241,6 +259,10 @@ class ExpressionParser(Cursor):
         # inlined: this is the hottest path of the parser)
         K = self.K
         NL = self.NL
+        V = self.V
+        S = self.S
+        E = self.E
+        T = self.T
         i = self.i
         k = K[i]
         # a plain variable / literal receiver on the current line is built
@@ -248,30 +270,27 @@ class ExpressionParser(Cursor):
         # (a token after a newline is first checked by parse_primary, unless
         # it starts the statement: see there)
         if k == K_IDENT and (not NL[i] or i == self.stmt_start or not self.in_class):
-            name = self.V[i]
-            c = name[0]
-            S = self.S
-            E = self.E
-            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
+            name = V[i]
+            try:
+                cls = _NAME_NODE[name]
+            except KeyError:
+                cls = _name_node(name)
+            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and cls is not _Super:
                 # field access ``a.b.c`` (tight dots), as in parse_primary
-                T = self.T
-                V = self.V
                 s = S[i]
-                recv = _tnew(_GlobalRef if "A" <= c <= "Z" else _Variable, (name, s, E[i], T))
+                recv = _tnew(cls, (name, s, E[i], T))
                 i += 2
                 recv = _tnew(_FieldAccess, (recv, V[i], s, E[i], T))
                 while K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1]:
                     i += 2
                     recv = _tnew(_FieldAccess, (recv, V[i], s, E[i], T))
-            elif "A" <= c <= "Z":
-                recv = _tnew(_GlobalRef, (name, self.S[i], self.E[i], self.T))
-            elif name == "super":
-                recv = _tnew(_Super, (self.S[i], self.E[i], self.T))
+            elif cls is _Super:
+                recv = _tnew(_Super, (S[i], E[i], T))
             else:
-                recv = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
+                recv = _tnew(cls, (name, S[i], E[i], T))
             i += 1
         elif k in _LITERAL_KINDS and (not NL[i] or i == self.stmt_start or not self.in_class):
-            recv = _tnew(_LITERAL_KINDS[k], (self.V[i], self.S[i], self.E[i], self.T))
+            recv = _tnew(_LITERAL_KINDS[k], (V[i], S[i], E[i], T))
             i += 1
         else:
             recv = self.parse_primary()
@@ -279,9 +298,6 @@ class ExpressionParser(Cursor):
         k = K[i]
         if k == K_IDENT and not NL[i]:
             # unary selectors on the same line
-            V = self.V
-            E = self.E
-            T = self.T
             ns = recv[-3]
             while True:
                 recv = _tnew(_UnarySend, (recv, V[i], ns, E[i], T))
@@ -289,15 +305,16 @@ class ExpressionParser(Cursor):
                 k = K[i]
                 if k != K_IDENT or NL[i]:
                     break
-        self.i = i
         if k == K_BINOP:
+            self.i = i
             recv = self.binary_tail(recv, 0)
             i = self.i
             k = K[i]
         if k != K_KEYWORD or NL[i]:
+            self.i = i
             return recv
-        V = self.V
         if V[i] == "match:" and K[i + 1] == K_LBRACKET:
+            self.i = i
             return self.parse_match(recv)
         # one keyword (the usual case) needs no lists: ``parts`` is made for
         # the second one
@@ -317,7 +334,7 @@ class ExpressionParser(Cursor):
                     arg = self.parse_block()
                     i = self.i
                 else:
-                    arg = _tnew(_LITERAL_KINDS[k], (V[i], self.S[i], self.E[i], self.T))
+                    arg = _tnew(_LITERAL_KINDS[k], (V[i], S[i], E[i], T))
                     i += 1
                 k = K[i]
                 if k == K_BINOP or (k == K_IDENT and not NL[i]):
@@ -333,7 +350,7 @@ class ExpressionParser(Cursor):
             if K[i] != K_KEYWORD:
                 break
             if NL[i] and self.in_class and self.depth == self.base and (
-                self.source[self.S[i] - 1] == "\n" or V[i] in _DECL_KEYWORDS or self.method_def_at(i) >= 0
+                self.source[S[i] - 1] == "\n" or V[i] in _DECL_KEYWORDS or self.method_def_at(i) >= 0
             ):
                 break
             if parts is None:
@@ -342,8 +359,8 @@ class ExpressionParser(Cursor):
             parts.append(V[i])
         self.i = i
         if parts is None:
-            return _tnew(_KeywordSend, (recv, sel, (first,), recv[-3], self.E[i - 1], self.T))
-        return _tnew(_KeywordSend, (recv, "".join(parts), tuple(args), recv[-3], self.E[i - 1], self.T))
+            return _tnew(_KeywordSend, (recv, sel, (first,), recv[-3], E[i - 1], T))
+        return _tnew(_KeywordSend, (recv, "".join(parts), tuple(args), recv[-3], E[i - 1], T))
 
     def unary_tail(self, node):
         """Unary selectors on the same line after ``node``."""
@@ -364,42 +381,40 @@ class ExpressionParser(Cursor):
         # the same inlined primary and unary tail as in parse_keyword
         K = self.K
         NL = self.NL
+        V = self.V
+        S = self.S
+        E = self.E
+        T = self.T
         i = self.i
         k = K[i]
         if k == K_IDENT and (not NL[i] or i == self.stmt_start or not self.in_class):
-            name = self.V[i]
-            c = name[0]
-            S = self.S
-            E = self.E
-            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
+            name = V[i]
+            try:
+                cls = _NAME_NODE[name]
+            except KeyError:
+                cls = _name_node(name)
+            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and cls is not _Super:
                 # field access ``a.b.c`` (tight dots), as in parse_primary
-                T = self.T
-                V = self.V
                 s = S[i]
-                left = _tnew(_GlobalRef if "A" <= c <= "Z" else _Variable, (name, s, E[i], T))
+                left = _tnew(cls, (name, s, E[i], T))
                 i += 2
                 left = _tnew(_FieldAccess, (left, V[i], s, E[i], T))
                 while K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1]:
                     i += 2
                     left = _tnew(_FieldAccess, (left, V[i], s, E[i], T))
-            elif "A" <= c <= "Z":
-                left = _tnew(_GlobalRef, (name, self.S[i], self.E[i], self.T))
-            elif name == "super":
-                left = _tnew(_Super, (self.S[i], self.E[i], self.T))
+            elif cls is _Super:
+                left = _tnew(_Super, (S[i], E[i], T))
             else:
-                left = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
+                left = _tnew(cls, (name, S[i], E[i], T))
             i += 1
         elif k in _LITERAL_KINDS and not NL[i]:
-            left = _tnew(_LITERAL_KINDS[k], (self.V[i], self.S[i], self.E[i], self.T))
+            left = _tnew(_LITERAL_KINDS[k], (V[i], S[i], E[i], T))
             i += 1
         else:
             left = self.parse_primary()
             i = self.i
         k = K[i]
         if k == K_IDENT and not NL[i]:
-            V = self.V
-            E = self.E
-            T = self.T
             ns = left[-3]
             while True:
                 left = _tnew(_UnarySend, (left, V[i], ns, E[i], T))
@@ -441,19 +456,21 @@ class ExpressionParser(Cursor):
                 # a lone variable or literal operand: parse_binary's result
                 # without its frame
                 E = self.E
+                T = self.T
                 if k == K_IDENT:
                     name = V[j]
-                    c = name[0]
-                    if "A" <= c <= "Z":
-                        right = _tnew(_GlobalRef, (name, self.S[j], E[j], self.T))
-                    elif name == "super":
-                        right = _tnew(_Super, (self.S[j], E[j], self.T))
+                    try:
+                        cls = _NAME_NODE[name]
+                    except KeyError:
+                        cls = _name_node(name)
+                    if cls is _Super:
+                        right = _tnew(_Super, (self.S[j], E[j], T))
                     else:
-                        right = _tnew(_Variable, (name, self.S[j], E[j], self.T))
+                        right = _tnew(cls, (name, self.S[j], E[j], T))
                 else:
-                    right = _tnew(_LITERAL_KINDS[k], (V[j], self.S[j], E[j], self.T))
+                    right = _tnew(_LITERAL_KINDS[k], (V[j], self.S[j], E[j], T))
                 self.i = j + 1
-                left = _tnew(_BinarySend, (left, op, right, left[-3], E[j], self.T))
+                left = _tnew(_BinarySend, (left, op, right, left[-3], E[j], T))
                 continue
             else:
                 self.i = j
@@ -490,12 +507,15 @@ class ExpressionParser(Cursor):
             name = V[i]
             S = self.S
             E = self.E
-            c = name[0]
-            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
+            try:
+                cls = _NAME_NODE[name]
+            except KeyError:
+                cls = _name_node(name)
+            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and cls is not _Super:
                 # field access ``a.b.c`` (tight dots), inlined
                 T = self.T
                 s = S[i]
-                node = _tnew(_GlobalRef if "A" <= c <= "Z" else _Variable, (name, s, E[i], T))
+                node = _tnew(cls, (name, s, E[i], T))
                 j = i + 2
                 node = _tnew(_FieldAccess, (node, V[j], s, E[j], T))
                 while K[j + 1] == K_PERIOD and S[j + 1] == E[j] and K[j + 2] == K_IDENT and S[j + 2] == E[j + 1]:
@@ -504,11 +524,9 @@ class ExpressionParser(Cursor):
                 self.i = j + 1
                 return node
             self.i = i + 1
-            if "A" <= c <= "Z":
-                return _tnew(_GlobalRef, (name, S[i], E[i], self.T))
-            if name == "super":
+            if cls is _Super:
                 return _tnew(_Super, (S[i], E[i], self.T))
-            return _tnew(_Variable, (name, S[i], E[i], self.T))
+            return _tnew(cls, (name, S[i], E[i], self.T))
         f = _LITERAL_KINDS.get(k)
         if f is not None:
             self.i = i + 1
