@@ -416,6 +416,7 @@ class _Lexer:
         nls_ = t.nls
         memo = _PIECES
         pieces = _PIECE.findall(self.src, pos, end)
+        last = pieces.pop()  # the trailing trivia (its token: the end)
         j = len(kinds_)
         pad = [None] * len(pieces)
         kinds_ += pad
@@ -434,7 +435,7 @@ class _Lexer:
                     if e[0] is None:  # the slow path: append from here on
                         for arr in (kinds_, values_, starts_, ends_, nls_):
                             del arr[j:]
-                        return self._scan_append(pos, end, piece, it)
+                        return self._scan_append(pos, end, piece, e, it, last)
                 if len(e) == 5:
                     kinds_[j], values_[j], lt, n, nls_[j] = e
                 else:  # several tokens (a string with interpolations)
@@ -452,12 +453,15 @@ class _Lexer:
             pos += n
             ends_[j] = pos
             j += 1
-        return None  # pragma: no cover (the end of range always matches)
+        if end == self.n and "/*" in last:
+            self._check_unterminated_comment(pos, pos + len(last))
+        return None
 
-    def _scan_append(self, pos: int, end: int, piece: str, it):
-        """The rest of _scan_fast from ``piece`` (then the pieces left in
-        ``it``), appending to the arrays: lexes the tokens that need the
-        slow path, and memoises the strings with simple interpolations."""
+    def _scan_append(self, pos: int, end: int, piece: str, e, it, last: str):
+        """The rest of _scan_fast from ``piece`` (its memo entry ``e``), then
+        the pieces left in ``it``, then ``last`` (the end of the range),
+        appending to the arrays: lexes the tokens that need the slow path,
+        and memoises the strings with simple interpolations."""
         t = self.t
         kinds_ = t.kinds
         values_ = t.values
@@ -466,9 +470,8 @@ class _Lexer:
         nls_ = t.nls
         memo = _PIECES
         while True:
-            e = memo.get(piece) or _STRINGS.get(piece)
             if e is None:
-                e = _piece_entry(piece)
+                e = memo.get(piece) or _STRINGS.get(piece) or _piece_entry(piece)
             if e[0] is None:  # context dependent, or the end of the range
                 tok = e[1]
                 ts = pos + e[2]
@@ -499,8 +502,11 @@ class _Lexer:
                     pos += e[k + 3]
                     ends_.append(pos)
                     nls_.append(e[k + 4])
-            piece = next(it, None)
-            if piece is None:  # pragma: no cover (the end of range always matches)
+            e = None
+            piece = next(it, last)
+            if piece is last:
+                last = None
+            elif piece is None:  # pragma: no cover (``last`` always ends the range)
                 return None
 
     def _memo_string(self, piece: str, pos: int, first: int) -> None:
