@@ -183,7 +183,7 @@ class DeclarationParser(LiteralParser):
         K = self.K
         V = self.V
         start = self.i
-        doc = self.doc_before(start)
+        doc = self.doc_before(start) if self.source.find("///", self.E[start - 1] if start else 0, self.S[start]) >= 0 else None
         modifiers = tuple(V[k] for k in range(start, j))
         superclass = V[j]
         if superclass == "nil":
@@ -224,16 +224,24 @@ class DeclarationParser(LiteralParser):
                     i = self.i
                     k = K[i]
                 if k == K_KEYWORD and V[i] == "state:":
-                    st = self.guarded_item(self.parse_state_decl)
-                    if st is not None:
-                        state.append(self.with_expect(st, expect))
+                    # guarded_item(parse_state_decl), inlined
+                    try:
+                        st = self.parse_state_decl()
+                    except ParseError as err:
+                        self.add(err.diag)
+                        self.depth = 0
+                        self.recover(i, err.depth, stop_at_methods=True)
+                        continue
+                    state.append(st if expect is None else self.with_expect(st, expect))
                     continue
                 if k == K_KEYWORD and V[i] == "classState:" and not after_col0_method:
                     st = self.guarded_item(self.parse_state_decl)
                     if st is not None:
                         class_state.append(self.with_expect(st, expect))
                     continue
-                p = self.method_def_at(i)
+                p = self.defs.get(i)
+                if p is None:
+                    p = self.method_def_at(i)
                 if p >= 0:
                     try:
                         m = self.parse_method(pattern_start=p)
@@ -300,7 +308,7 @@ class DeclarationParser(LiteralParser):
         K = self.K
         V = self.V
         start = self.i
-        doc = self.doc_before(start)
+        doc = self.doc_before(start) if self.source.find("///", self.E[start - 1] if start else 0, self.S[start]) >= 0 else None
         which = V[start]
         self.i += 1
         i = self.i
@@ -356,7 +364,7 @@ class DeclarationParser(LiteralParser):
         if standalone:
             p = start  # no sealed/class words after '>>'
         else:
-            doc = self.doc_before(start)
+            doc = self.doc_before(start) if self.source.find("///", self.E[start - 1] if start else 0, self.S[start]) >= 0 else None
             p = pattern_start if pattern_start >= 0 else self.method_def_at(start)
         sealed = False
         class_side = class_side_default
