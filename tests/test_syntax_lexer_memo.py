@@ -94,3 +94,21 @@ def test_memo_of_whole_strings_is_bounded(monkeypatch):
     for k in range(50):
         L.lex('"a{x}' + "b" * k + '"')
     assert len(L._STRINGS) <= 11
+
+
+def test_every_kind_is_the_kind_constant_itself():
+    # the parser compares kinds with ``is``: a kind equal to a K_* string but
+    # not the same object would silently take the wrong branch
+    import glob
+    import os
+
+    constants = {id(getattr(L, name)) for name in dir(L) if name.startswith("K_")}
+    root = os.path.join(os.path.dirname(__file__), "..", "stdlib")
+    texts = SOURCES + STRING_SOURCES + [open(f, encoding="utf-8").read() for f in glob.glob(root + "/**/*.bt", recursive=True)]
+    texts.append("#( #[ #{ @primitive @intrinsic @expect ( ) [ ] { } ^ ; . ! | : := => x: + $a #a 'q' 1 2.5 \"s\"")
+    for cold in (True, False):
+        for src in texts:
+            if cold:
+                _cold(src)
+            for k in L.lex(src).kinds:
+                assert id(k) in constants, (k, src[:40])

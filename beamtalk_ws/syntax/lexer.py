@@ -179,6 +179,11 @@ _MAX_RESTARTS = 32
 #: interpolated strings nested deeper than this are one error token
 _MAX_STRING_NESTING = 32
 
+#: token text -> its kind constant, for the kinds read from the token text
+#: (every kind in the arrays is one of the K_* objects: the parser compares
+#: kinds with ``is``; one-character kinds are CPython's shared strings)
+_KINDS = {k: k for k in (K_HASH_PAREN, K_HASH_BRACKET, K_HASH_BRACE, K_PRIMITIVE, K_INTRINSIC, K_EXPECT)}
+
 _CHAR_ESCAPES = {"n": 10, "t": 9, "r": 13, "\\": 92, "'": 39}
 
 _STR_RUN = re.compile(r'[^"\\{]+')
@@ -339,7 +344,8 @@ def _rare_text(g: str, text: str):
     if g == "sym" or g == "osym":
         return K_SYMBOL, text[1:]
     if g == "hash":
-        return text, text
+        k = _KINDS[text]  # the kind constant itself (the parser compares with ``is``)
+        return k, k
     if g == "char":
         if text[1] == "\\":
             c = text[2]
@@ -351,7 +357,8 @@ def _rare_text(g: str, text: str):
         return K_SYMBOL, text[2:-1].replace("''", "'")
     if g == "at":
         if text == "@primitive" or text == "@intrinsic" or text == "@expect":
-            return text, text
+            k = _KINDS[text]
+            return k, k
         if text == "@":
             return K_ERROR, LexError("Unexpected '@': expected @primitive, @intrinsic or @expect")
         return K_ERROR, LexError(f"Unknown directive '{text}'", "directives are @primitive, @intrinsic and @expect")
