@@ -152,9 +152,10 @@ _TOKEN_RX = r"""
 """
 #: (leading trivia, token text)
 _FAST = re.compile("(" + _TRIVIA_RX + ")(" + _TOKEN_RX + ")", re.VERBOSE | re.ASCII)
-#: the same matches as one group: each "piece" (trivia + token) is one
-#: string, the key of the piece memo
-_PIECE = re.compile("(" + _TRIVIA_RX + "(?:" + _TOKEN_RX + "))", re.VERBOSE | re.ASCII)
+#: the same matches without groups (``findall`` then returns each whole
+#: match): each "piece" (trivia + token) is one string, the key of the
+#: piece memo
+_PIECE = re.compile("(?:" + _TRIVIA_RX + "(?:" + _TOKEN_RX + "))", re.VERBOSE | re.ASCII)
 
 _C_ID, _C_PUNCT, _C_DIGIT, _C_MINUS, _C_OP, _C_COLON, _C_QUOTE, _C_HASH, _C_OTHER = range(1, 10)
 _FIRST = {}
