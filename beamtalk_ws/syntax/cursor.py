@@ -157,11 +157,15 @@ class Cursor:
     __slots__ = (
         "source", "filename", "toks", "K", "V", "S", "E", "NL", "T",
         "i", "diags", "seen", "depth", "in_class", "base", "in_method", "stmt_start",
-        "defs", "line_at",
+        "defs", "line_at", "text",
     )
 
     def __init__(self, source: str, filename: str = "<input>"):
         self.source = source
+        #: the source and a sentinel: ``text[E[i]] == "."`` tells whether a
+        #: tight ``.`` follows token i (the ``.`` after a token's end is
+        #: always a token of its own) without reading the next token
+        self.text = source + "\0"
         self.filename = filename
         t = lex(source)
         self.toks = t

@@ -275,13 +275,13 @@ class ExpressionParser(Cursor):
                 cls = _NAME_NODE[name]
             except KeyError:
                 cls = _name_node(name)
-            if K[i + 1] is K_PERIOD and S[i + 1] == E[i] and K[i + 2] is K_IDENT and S[i + 2] == E[i + 1] and cls is not _Super:
+            if self.text[E[i]] == "." and K[i + 2] is K_IDENT and S[i + 2] == E[i + 1] and cls is not _Super:
                 # field access ``a.b.c`` (tight dots), as in parse_primary
                 s = S[i]
                 recv = _tnew(cls, (name, s, E[i], T))
                 i += 2
                 recv = _tnew(_FieldAccess, (recv, V[i], s, E[i], T))
-                while K[i + 1] is K_PERIOD and S[i + 1] == E[i] and K[i + 2] is K_IDENT and S[i + 2] == E[i + 1]:
+                while self.text[E[i]] == "." and K[i + 2] is K_IDENT and S[i + 2] == E[i + 1]:
                     i += 2
                     recv = _tnew(_FieldAccess, (recv, V[i], s, E[i], T))
             elif cls is _Super:
@@ -393,13 +393,13 @@ class ExpressionParser(Cursor):
                 cls = _NAME_NODE[name]
             except KeyError:
                 cls = _name_node(name)
-            if K[i + 1] is K_PERIOD and S[i + 1] == E[i] and K[i + 2] is K_IDENT and S[i + 2] == E[i + 1] and cls is not _Super:
+            if self.text[E[i]] == "." and K[i + 2] is K_IDENT and S[i + 2] == E[i + 1] and cls is not _Super:
                 # field access ``a.b.c`` (tight dots), as in parse_primary
                 s = S[i]
                 left = _tnew(cls, (name, s, E[i], T))
                 i += 2
                 left = _tnew(_FieldAccess, (left, V[i], s, E[i], T))
-                while K[i + 1] is K_PERIOD and S[i + 1] == E[i] and K[i + 2] is K_IDENT and S[i + 2] == E[i + 1]:
+                while self.text[E[i]] == "." and K[i + 2] is K_IDENT and S[i + 2] == E[i + 1]:
                     i += 2
                     left = _tnew(_FieldAccess, (left, V[i], s, E[i], T))
             elif cls is _Super:
@@ -511,14 +511,14 @@ class ExpressionParser(Cursor):
                 cls = _NAME_NODE[name]
             except KeyError:
                 cls = _name_node(name)
-            if K[i + 1] is K_PERIOD and S[i + 1] == E[i] and K[i + 2] is K_IDENT and S[i + 2] == E[i + 1] and cls is not _Super:
+            if self.text[E[i]] == "." and K[i + 2] is K_IDENT and S[i + 2] == E[i + 1] and cls is not _Super:
                 # field access ``a.b.c`` (tight dots), inlined
                 T = self.T
                 s = S[i]
                 node = _tnew(cls, (name, s, E[i], T))
                 j = i + 2
                 node = _tnew(_FieldAccess, (node, V[j], s, E[j], T))
-                while K[j + 1] is K_PERIOD and S[j + 1] == E[j] and K[j + 2] is K_IDENT and S[j + 2] == E[j + 1]:
+                while self.text[E[j]] == "." and K[j + 2] is K_IDENT and S[j + 2] == E[j + 1]:
                     j += 2
                     node = _tnew(_FieldAccess, (node, V[j], s, E[j], T))
                 self.i = j + 1
