@@ -450,8 +450,8 @@ class ExpressionParser(Cursor):
                 right = self.parse_binary(prec)
                 self.depth -= 1
             elif (k is K_IDENT or k in _LITERAL_KINDS) and not self.NL[j] and (
-                K[j + 1] is not K_BINOP and K[j + 1] is not K_PERIOD and (K[j + 1] is not K_IDENT or self.NL[j + 1])
-                or K[j + 1] is K_BINOP and _PREC.get(V[j + 1], 0) <= prec
+                (k1 := K[j + 1]) is not K_BINOP and k1 is not K_PERIOD and (k1 is not K_IDENT or self.NL[j + 1])
+                or k1 is K_BINOP and _PREC.get(V[j + 1], 0) <= prec
             ):
                 # a lone variable or literal operand: parse_binary's result
                 # without its frame
