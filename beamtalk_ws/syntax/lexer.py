@@ -414,8 +414,9 @@ class _Lexer:
         index (cheaper than five appends per token).  A string with simple
         interpolations is one piece whose memo entry holds all its tokens
         (see _memo_string).  At the first piece the memo cannot answer
-        alone (the end of the range included) the arrays are cut back and
-        ``_scan_append`` goes on with the same pieces."""
+        alone the arrays are cut back and ``_scan_append`` goes on with the
+        same pieces.  The last piece (trailing trivia, then the end of the
+        range) is taken off before the loop."""
         t = self.t
         kinds_ = t.kinds
         values_ = t.values
