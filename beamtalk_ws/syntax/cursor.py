@@ -157,11 +157,15 @@ class Cursor:
     __slots__ = (
         "source", "filename", "toks", "K", "V", "S", "E", "NL", "T",
         "i", "diags", "seen", "depth", "in_class", "base", "in_method", "stmt_start",
-        "defs",
+        "defs", "line_at", "text",
     )
 
     def __init__(self, source: str, filename: str = "<input>"):
         self.source = source
+        #: the source and a sentinel: ``text[E[i]] == "."`` tells whether a
+        #: tight ``.`` follows token i (the ``.`` after a token's end is
+        #: always a token of its own) without reading the next token
+        self.text = source + "\0"
         self.filename = filename
         t = lex(source)
         self.toks = t
@@ -181,6 +185,7 @@ class Cursor:
         self.in_method = False  # @primitive allowed
         self.stmt_start = -1  # first token of the current method-body statement
         self.defs: dict = {}  # memo of method_def_at: token index -> result
+        self.line_at = (0, 1)  # (offset, its line): see _msg_span
 
     # ------------------------------------------------------------ utilities
     def span(self, a: int, b: int) -> Span:
@@ -199,7 +204,7 @@ class Cursor:
         return self.source[self.S[i] : self.E[i]]
 
     def describe(self, i: int) -> str:
-        if self.K[i] == K_EOF:
+        if self.K[i] is K_EOF:
             return "end of input"
         return self.tok_text(i)
 
@@ -228,23 +233,23 @@ class Cursor:
     def expected_expression(self):
         i = self.i
         K = self.K
-        if K[i] == K_ERROR:
+        if K[i] is K_ERROR:
             self.lex_error(i)
-        if K[i] == K_EOF:
+        if K[i] is K_EOF:
             # at end of input the previous token is reported (spec §11)
             j = i - 1 if i > 0 else i
-            if K[j] == K_EOF:
+            if K[j] is K_EOF:
                 self.error("Unexpected end of input: expected expression", j)
             self.error(f"Unexpected token: expected expression, found {self.tok_text(j)}", j)
         self.teach_comma(i)
-        if K[i] == K_KEYWORD and self.NL[i] and i > 0:
+        if K[i] is K_KEYWORD and self.NL[i] and i > 0:
             # spec §3.1: the first keyword of a message must be on its
             # receiver's line; say so (the seeds write builders this way)
             message, hint = teaching.keyword_starts_line(
                 self.source, self.E[i - 1], self.S[i], K[i - 1] in (K_PERIOD, K_BANG)
             )
             self.error(message, i, hint)
-        hint = TEMPORARIES_HINT if K[i] == K_PIPE else None
+        hint = TEMPORARIES_HINT if K[i] is K_PIPE else None
         text = "}" if K[i] in (K_STR_SEG, K_STR_END) else self.tok_text(i)
         self.error(f"Unexpected token: expected expression, found {text}", i, hint)
 
@@ -252,7 +257,7 @@ class Cursor:
         """Token i is a ``,`` between two expressions where no literal
         takes it as a separator: raise "concatenate with ++"."""
         K = self.K
-        if K[i] == K_BINOP and self.V[i] == "," and i > 0 and K[i - 1] in _VALUE_ENDS:
+        if K[i] is K_BINOP and self.V[i] == "," and i > 0 and K[i - 1] in _VALUE_ENDS:
             message, hint = teaching.comma_operator(self.source, self.S[i], self.E[i])
             self.error(message, i, hint)
 
@@ -287,25 +292,25 @@ class Cursor:
         S = self.S
         src = self.source
         i = max(self.i, start)
-        if i == start and K[i] != K_EOF:
+        if i == start and K[i] is not K_EOF:
             i += 1
         rel = depth - self.depth  # brackets open at the error point
         item_col = self.col(start)
         while True:
             k = K[i]
-            if k == K_EOF:
+            if k is K_EOF:
                 break
             if NL[i] and src[S[i] - 1] == "\n":
                 break
             if stop_at_methods and NL[i] and (rel <= 0 or self.col(i) <= item_col) and (
-                self.method_def_at(i) >= 0 or (k == K_KEYWORD and self.V[i] == "state:")
+                self.method_def_at(i) >= 0 or (k is K_KEYWORD and self.V[i] == "state:")
             ):
                 break
             if k in _OPENERS:
                 rel += 1
             elif k in _CLOSERS:
                 rel -= 1
-            elif (k == K_PERIOD or k == K_BANG) and rel <= 0:
+            elif (k is K_PERIOD or k is K_BANG) and rel <= 0:
                 i += 1
                 break
             i += 1
@@ -316,7 +321,7 @@ class Cursor:
         """A missing closing bracket: report at the offending token (or the
         end of input)."""
         i = self.i
-        if self.K[i] == K_ERROR:
+        if self.K[i] is K_ERROR:
             self.lex_error(i)
         self.teach_comma(i)
         self.error(message, i)

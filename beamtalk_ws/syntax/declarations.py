@@ -47,9 +47,9 @@ class DeclarationParser(LiteralParser):
         V = self.V
         j = i
         while True:
-            if K[j] == K_IDENT and K[j + 1] == K_KEYWORD and V[j + 1] == "subclass:":
+            if K[j] is K_IDENT and K[j + 1] is K_KEYWORD and V[j + 1] == "subclass:":
                 return j
-            if K[j] == K_IDENT and V[j] in CLASS_MODIFIERS:
+            if K[j] is K_IDENT and V[j] in CLASS_MODIFIERS:
                 j += 1
                 continue
             return -1
@@ -58,21 +58,21 @@ class DeclarationParser(LiteralParser):
         """``ClassName [class] >> pattern =>`` at token i?"""
         K = self.K
         V = self.V
-        if K[i] != K_IDENT or not self.is_upper(V[i]):
+        if K[i] is not K_IDENT or not self.is_upper(V[i]):
             return False
         j = i + 1
-        if K[j] == K_IDENT and V[j] == "class":
+        if K[j] is K_IDENT and V[j] == "class":
             j += 1
-        if not (K[j] == K_BINOP and V[j] == ">>"):
+        if not (K[j] is K_BINOP and V[j] == ">>"):
             return False
         return self.pattern_end(j + 1) >= 0
 
     def skip_type(self, j: int) -> int:
         K = self.K
-        if K[j] != K_IDENT:
+        if K[j] is not K_IDENT:
             return -1
         j += 1
-        while K[j] == K_PIPE and K[j + 1] == K_IDENT:
+        while K[j] is K_PIPE and K[j + 1] is K_IDENT:
             j += 2
         return j
 
@@ -80,12 +80,12 @@ class DeclarationParser(LiteralParser):
         """A method parameter with an optional type (`x`, `x : T`, `x: T`)
         starting at token j: the index after it, or -1."""
         K = self.K
-        if K[j] == K_IDENT:
+        if K[j] is K_IDENT:
             j += 1
-            if K[j] == K_COLON:
+            if K[j] is K_COLON:
                 return self.skip_type(j + 1)
             return j
-        if K[j] == K_KEYWORD:
+        if K[j] is K_KEYWORD:
             return self.skip_type(j + 1)
         return -1
 
@@ -99,24 +99,24 @@ class DeclarationParser(LiteralParser):
         K = self.K
         start = j
         k = K[j]
-        if k == K_IDENT:
+        if k is K_IDENT:
             j += 1
-        elif k == K_BINOP:
+        elif k is K_BINOP:
             j = self.skip_param(j + 1)
             if j < 0:
                 return -1
-        elif k == K_KEYWORD:
-            while K[j] == K_KEYWORD:
+        elif k is K_KEYWORD:
+            while K[j] is K_KEYWORD:
                 j = self.skip_param(j + 1)
                 if j < 0:
                     return -1
         else:
             return -1
-        if K[j] == K_BINOP and self.V[j] == "->":
+        if K[j] is K_BINOP and self.V[j] == "->":
             j = self.skip_type(j + 1)
             if j < 0:
                 return -1
-        if K[j] != K_FATARROW or True in self.NL[start + 1 : j + 1]:
+        if K[j] is not K_FATARROW or True in self.NL[start + 1 : j + 1]:
             return -1
         return j
 
@@ -132,7 +132,7 @@ class DeclarationParser(LiteralParser):
         V = self.V
         j = i
         mods = []
-        while K[j] == K_IDENT and (V[j] == "sealed" or V[j] == "class") and not self.NL[j + 1]:
+        while K[j] is K_IDENT and (V[j] == "sealed" or V[j] == "class") and not self.NL[j + 1]:
             mods.append(j)
             j += 1
         # try with all modifier words, then fewer (``class => …`` is a
@@ -183,18 +183,18 @@ class DeclarationParser(LiteralParser):
         K = self.K
         V = self.V
         start = self.i
-        doc = self.doc_before(start)
+        doc = self.doc_before(start) if self.source.find("///", self.E[start - 1] if start else 0, self.S[start]) >= 0 else None
         modifiers = tuple(V[k] for k in range(start, j))
         superclass = V[j]
         if superclass == "nil":
             superclass = None
         self.i = j + 2
-        if K[self.i] != K_IDENT:
-            if K[self.i] == K_ERROR:
+        if K[self.i] is not K_IDENT:
+            if K[self.i] is K_ERROR:
                 self.lex_error(self.i)
             self.error(
                 "Expected class name",
-                self.i if K[self.i] != K_EOF else self.i - 1,
+                self.i if K[self.i] is not K_EOF else self.i - 1,
                 hint=f"after subclass: comes the class name as a bare identifier "
                 f"(Object subclass: Foo), found {self.describe(self.i)}",
             )
@@ -209,31 +209,39 @@ class DeclarationParser(LiteralParser):
             while True:
                 i = self.i
                 k = K[i]
-                if k == K_EOF:
+                if k is K_EOF:
                     break
                 if after_col0_method:
                     if not (self.NL[i] and self.source[self.S[i] - 1] == "\n"):
                         after_col0_method = False
-                if k == K_PERIOD:
+                if k is K_PERIOD:
                     self.i += 1
                     continue
                 expect = None
-                if k == K_EXPECT and self.expect_before_item(i):
+                if k is K_EXPECT and self.expect_before_item(i):
                     # ``@expect cat`` before a declaration applies to it
                     expect = self.parse_expect()
                     i = self.i
                     k = K[i]
-                if k == K_KEYWORD and V[i] == "state:":
-                    st = self.guarded_item(self.parse_state_decl)
-                    if st is not None:
-                        state.append(self.with_expect(st, expect))
+                if k is K_KEYWORD and V[i] == "state:":
+                    # guarded_item(parse_state_decl), inlined
+                    try:
+                        st = self.parse_state_decl()
+                    except ParseError as err:
+                        self.add(err.diag)
+                        self.depth = 0
+                        self.recover(i, err.depth, stop_at_methods=True)
+                        continue
+                    state.append(st if expect is None else self.with_expect(st, expect))
                     continue
-                if k == K_KEYWORD and V[i] == "classState:" and not after_col0_method:
+                if k is K_KEYWORD and V[i] == "classState:" and not after_col0_method:
                     st = self.guarded_item(self.parse_state_decl)
                     if st is not None:
                         class_state.append(self.with_expect(st, expect))
                     continue
-                p = self.method_def_at(i)
+                p = self.defs.get(i)
+                if p is None:
+                    p = self.method_def_at(i)
                 if p >= 0:
                     try:
                         m = self.parse_method(pattern_start=p)
@@ -243,7 +251,7 @@ class DeclarationParser(LiteralParser):
                         self.depth = 0
                         self.recover(i, err.depth, stop_at_methods=True)
                     e = self.i
-                    after_col0_method = K[e] != K_EOF and self.NL[e] and self.source[self.S[e] - 1] == "\n"
+                    after_col0_method = K[e] is not K_EOF and self.NL[e] and self.source[self.S[e] - 1] == "\n"
                     continue
                 break
         finally:
@@ -266,11 +274,11 @@ class DeclarationParser(LiteralParser):
     def expect_before_item(self, i: int) -> bool:
         """``@expect cat`` at token i followed by a class-body declaration?"""
         K = self.K
-        if K[i + 1] != K_IDENT:
+        if K[i + 1] is not K_IDENT:
             return False
         j = i + 2
         k = K[j]
-        if k == K_KEYWORD and self.V[j] in ("state:", "classState:"):
+        if k is K_KEYWORD and self.V[j] in ("state:", "classState:"):
             return True
         return self.method_def_at(j) >= 0
 
@@ -300,27 +308,27 @@ class DeclarationParser(LiteralParser):
         K = self.K
         V = self.V
         start = self.i
-        doc = self.doc_before(start)
+        doc = self.doc_before(start) if self.source.find("///", self.E[start - 1] if start else 0, self.S[start]) >= 0 else None
         which = V[start]
         self.i += 1
         i = self.i
         typ = None
-        if K[i] == K_IDENT:
+        if K[i] is K_IDENT:
             name = V[i]
             self.i += 1
-            if K[self.i] == K_COLON:
+            if K[self.i] is K_COLON:
                 self.i += 1
                 typ = self.parse_type()
-        elif K[i] == K_KEYWORD:
+        elif K[i] is K_KEYWORD:
             name = V[i][:-1]
             self.i += 1
             typ = self.parse_type()
         else:
-            if K[i] == K_ERROR:
+            if K[i] is K_ERROR:
                 self.lex_error(i)
-            self.error(f"Expected slot name after {which}", i if K[i] != K_EOF else start)
+            self.error(f"Expected slot name after {which}", i if K[i] is not K_EOF else start)
         default = None
-        if K[self.i] == K_BINOP and V[self.i] == "=":
+        if K[self.i] is K_BINOP and V[self.i] == "=":
             self.i += 1
             self.in_class = True
             self.in_method = False
@@ -331,11 +339,11 @@ class DeclarationParser(LiteralParser):
     def parse_type(self) -> str:
         K = self.K
         V = self.V
-        if K[self.i] != K_IDENT:
+        if K[self.i] is not K_IDENT:
             self.error(f"Expected a type name, found {self.describe(self.i)}")
         names = [V[self.i]]
         self.i += 1
-        while K[self.i] == K_PIPE and K[self.i + 1] == K_IDENT:
+        while K[self.i] is K_PIPE and K[self.i + 1] is K_IDENT:
             names.append(V[self.i + 1])
             self.i += 2
         return " | ".join(names)
@@ -356,7 +364,7 @@ class DeclarationParser(LiteralParser):
         if standalone:
             p = start  # no sealed/class words after '>>'
         else:
-            doc = self.doc_before(start)
+            doc = self.doc_before(start) if self.source.find("///", self.E[start - 1] if start else 0, self.S[start]) >= 0 else None
             p = pattern_start if pattern_start >= 0 else self.method_def_at(start)
         sealed = False
         class_side = class_side_default
@@ -368,7 +376,7 @@ class DeclarationParser(LiteralParser):
         self.i = p
         selector, params, ptypes = self.parse_pattern_def()
         rtype = None
-        if K[self.i] == K_BINOP and V[self.i] == "->":
+        if K[self.i] is K_BINOP and V[self.i] == "->":
             self.i += 1
             rtype = self.parse_type()
         # K[self.i] is '=>' (guaranteed by method_def_at)
@@ -397,17 +405,17 @@ class DeclarationParser(LiteralParser):
         V = self.V
         i = self.i
         k = K[i]
-        if k == K_IDENT:
+        if k is K_IDENT:
             self.i += 1
             return V[i], [], []
-        if k == K_BINOP:
+        if k is K_BINOP:
             self.i += 1
             name, typ = self.parse_param()
             return V[i], [name], [typ]
         parts = []
         params = []
         types = []
-        while K[self.i] == K_KEYWORD:
+        while K[self.i] is K_KEYWORD:
             parts.append(V[self.i])
             self.i += 1
             name, typ = self.parse_param()
@@ -419,9 +427,9 @@ class DeclarationParser(LiteralParser):
         K = self.K
         V = self.V
         i = self.i
-        if K[i] == K_IDENT:
+        if K[i] is K_IDENT:
             self.i += 1
-            if K[self.i] == K_COLON:
+            if K[self.i] is K_COLON:
                 self.i += 1
                 return V[i], self.parse_type()
             return V[i], None
@@ -433,31 +441,31 @@ class DeclarationParser(LiteralParser):
         """Method-body terminators of spec §7.4 at token i."""
         K = self.K
         k = K[i]
-        if k == K_EOF:
+        if k is K_EOF:
             return True
         if self.NL[i] and self.source[self.S[i] - 1] == "\n":
             return True
-        if k == K_IDENT:
+        if k is K_IDENT:
             # maybe_declaration, inlined
             k1 = K[i + 1]
-            if k1 != K_FATARROW and k1 != K_IDENT:
+            if k1 is not K_FATARROW and k1 is not K_IDENT:
                 v = self.V[i]
                 if v != "sealed" and v != "class":
-                    if k1 == K_KEYWORD:
+                    if k1 is K_KEYWORD:
                         if self.V[i + 1] != "subclass:":
                             return False
-                    elif k1 == K_BINOP:
+                    elif k1 is K_BINOP:
                         v = self.V[i + 1]
                         if v != ">>" and v != "->":
                             return False
                     else:
                         return False
             return self.method_def_at(i) >= 0 or self.class_header_at(i) >= 0 or self.standalone_at(i)
-        if k == K_KEYWORD:
+        if k is K_KEYWORD:
             return self.V[i] == "state:" or self.method_def_at(i) >= 0
-        if k == K_BINOP:
+        if k is K_BINOP:
             return self.method_def_at(i) >= 0  # = pattern_end(i) >= 0 here
-        if k == K_EXPECT:
+        if k is K_EXPECT:
             return self.expect_before_item(i)
         return False
 
@@ -484,24 +492,24 @@ class DeclarationParser(LiteralParser):
                 self.stmt_start = i
                 k = K[i]
                 # parse_statement, inlined
-                if k == K_CARET:
+                if k is K_CARET:
                     self.i = i + 1
                     value = self.parse_assignment()
                     st = _tnew(_Return, (value, self.S[i], self.E[self.i - 1], self.T))
-                elif k == K_EXPECT:
+                elif k is K_EXPECT:
                     st = self.parse_expect()
                 else:
                     st = self.parse_assignment()
                 k = K[self.i]
                 sep = False
-                if k == K_BANG:
+                if k is K_BANG:
                     st = self.make_cast(st)
                     self.i += 1
                     sep = True
                     body_end = self.E[self.i - 1]
                 else:
                     body_end = self.E[self.i - 1]
-                    if k == K_PERIOD:
+                    if k is K_PERIOD:
                         self.i += 1
                         sep = True
                 body.append(st)
@@ -523,7 +531,7 @@ class DeclarationParser(LiteralParser):
         class_name = V[start]
         j = start + 1
         class_side = False
-        if K[j] == K_IDENT and V[j] == "class":
+        if K[j] is K_IDENT and V[j] == "class":
             class_side = True
             j += 1
         self.i = j + 1  # skip '>>'

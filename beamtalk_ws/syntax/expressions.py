@@ -66,6 +66,21 @@ _TARGETS = (A.Variable, A.FieldAccess)
 #: Workspace singletons (repl.md §5): always bound, never assignable.
 SYSTEM_NAMES = ("Transcript", "Beamtalk", "Workspace")
 
+#: identifier text -> the node class of the identifier as a primary
+#: (``GlobalRef`` for capitalised names, ``Super``, else ``Variable``): one
+#: dict lookup instead of three string tests on the hot paths
+_NAME_NODE: dict = {}
+
+
+def _name_node(name: str):
+    """Fill _NAME_NODE for ``name`` (cleared when it grows too big)."""
+    if len(_NAME_NODE) > 100_000:
+        _NAME_NODE.clear()
+    c = name[0]
+    cls = _GlobalRef if "A" <= c <= "Z" else _Super if name == "super" else _Variable
+    _NAME_NODE[name] = cls
+    return cls
+
 
 class ExpressionParser(Cursor):
     """Statements and expressions."""
@@ -87,11 +102,11 @@ class ExpressionParser(Cursor):
         """``^ value``, ``@expect cat`` or an assignment/expression."""
         i = self.i
         k = self.K[i]
-        if k == K_CARET:
+        if k is K_CARET:
             self.i = i + 1
             value = self.parse_assignment()
             return _tnew(_Return, (value, self.S[i], self.E[self.i - 1], self.T))
-        if k == K_EXPECT:
+        if k is K_EXPECT:
             return self.parse_expect()
         return self.parse_assignment()
 
@@ -99,7 +114,7 @@ class ExpressionParser(Cursor):
         i = self.i
         self.i += 1
         j = self.i
-        if self.K[j] == K_IDENT and not self.NL[j]:
+        if self.K[j] is K_IDENT and not self.NL[j]:
             cat = self.V[j]
             self.i += 1
             if cat not in EXPECT_CATEGORIES:
@@ -109,21 +124,24 @@ class ExpressionParser(Cursor):
                     hint="categories are " + ", ".join(EXPECT_CATEGORIES),
                 )
             return _tnew(_Expect, (cat, self.S[i], self.E[j], self.T))
-        self.error("Expected a category after @expect (dnu, type, unused or all)", j if self.K[j] != K_EOF else i)
+        self.error("Expected a category after @expect (dnu, type, unused or all)", j if self.K[j] is not K_EOF else i)
 
     def parse_assignment(self):
         K = self.K
         i = self.i
-        if K[i] == K_IDENT and K[i + 1] == K_ASSIGN:
+        if K[i] is K_IDENT and K[i + 1] is K_ASSIGN:
             # fast path for ``name := value``
             name = self.V[i]
-            c = name[0]
-            if "A" <= c <= "Z" or name == "super":
+            try:
+                cls = _NAME_NODE[name]
+            except KeyError:
+                cls = _name_node(name)
+            if cls is not _Variable:
                 self.error(_bad_target(name), i)
             lhs = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
             self.i = i + 2
             j = self.i
-            if K[j] == K_IDENT and K[j + 1] == K_ASSIGN:  # a := b := …
+            if K[j] is K_IDENT and K[j + 1] is K_ASSIGN:  # a := b := …
                 # depth counts the nesting; base moves with it because the
                 # value is still at statement level for the method-boundary
                 # rules (a method header on the next line ends it)
@@ -139,10 +157,10 @@ class ExpressionParser(Cursor):
             return _tnew(_Assignment, (lhs, value, lhs[-3], self.E[self.i - 1], self.T))
         lhs = self.parse_keyword()
         k = K[self.i]
-        if k == K_SEMI:
+        if k is K_SEMI:
             lhs = self.parse_cascade(lhs)
             k = K[self.i]
-        if k == K_ASSIGN:
+        if k is K_ASSIGN:
             if not isinstance(lhs, _TARGETS):
                 self.error("Assignment target must be an identifier or field access", span=lhs.span)
             self.i += 1
@@ -174,19 +192,19 @@ class ExpressionParser(Cursor):
         else:
             receiver = None
         V = self.V
-        while K[self.i] == K_SEMI:
+        while K[self.i] is K_SEMI:
             if self.in_class and self.NL[self.i] and self.stop_here(self.i):
                 break
             self.i += 1
             i = self.i
             k = K[i]
-            if k == K_IDENT:
+            if k is K_IDENT:
                 self.i += 1
                 messages.append(_tnew(_CascadeMessage, (V[i], (), self.S[i], self.E[i], self.T)))
-            elif k == K_KEYWORD:
+            elif k is K_KEYWORD:
                 parts = []
                 args = []
-                while K[self.i] == K_KEYWORD:
+                while K[self.i] is K_KEYWORD:
                     j = self.i
                     if j != i and self.NL[j] and self.in_class and self.depth == self.base and (
                         self.source[self.S[j] - 1] == "\n" or V[j] in _DECL_KEYWORDS or self.method_def_at(j) >= 0
@@ -196,14 +214,14 @@ class ExpressionParser(Cursor):
                     self.i += 1
                     args.append(self.parse_binary(0))
                 messages.append(_tnew(_CascadeMessage, ("".join(parts), tuple(args), self.S[i], self.E[self.i - 1], self.T)))
-            elif k == K_BINOP and V[i] in _PREC:
+            elif k is K_BINOP and V[i] in _PREC:
                 self.i += 1
                 arg = self.parse_unary()
                 messages.append(_tnew(_CascadeMessage, (V[i], (arg,), self.S[i], self.E[self.i - 1], self.T)))
             else:
-                if k == K_ERROR:
+                if k is K_ERROR:
                     self.lex_error(i)
-                self.error("Expected message selector in cascade", i if k != K_EOF else i - 1)
+                self.error("Expected message selector in cascade", i if k is not K_EOF else i - 1)
         if receiver is None:
             self.error(
                 "Cascade ';' must follow a message send",
@@ -215,8 +233,21 @@ class ExpressionParser(Cursor):
     def _msg_span(self, send) -> Span:
         """Span of the first cascade message: from after the receiver (with
         the receiver's line and column)."""
-        r = send.receiver.span
-        return _tnew(Span, (r[1], send[-2], r[2], r[3]))
+        recv = send.receiver
+        if recv[-1] is not self.T:
+            r = recv.span
+            return _tnew(Span, (r[1], send[-2], r[2], r[3]))
+        # line and column of the receiver counted from the last position
+        # asked for (cascades come in source order): the parse never builds
+        # the line table of the whole source for them
+        start = recv[-3]
+        src = self.source
+        at, line = self.line_at
+        if start < at:
+            at, line = 0, 1
+        line += src.count("\n", at, start)
+        self.line_at = (start, line)
+        return _tnew(Span, (recv[-2], send[-2], line, start - src.rfind("\n", 0, start)))
 
     def stop_here(self, i: int) -> bool:
         """In a method body (at its own nesting level), does the NL-before
@@ -228,63 +259,62 @@ class ExpressionParser(Cursor):
         # inlined: this is the hottest path of the parser)
         K = self.K
         NL = self.NL
+        V = self.V
+        S = self.S
+        E = self.E
+        T = self.T
         i = self.i
         k = K[i]
         # a plain variable / literal receiver on the current line is built
         # here (what parse_primary would do); anything else goes there
         # (a token after a newline is first checked by parse_primary, unless
         # it starts the statement: see there)
-        if k == K_IDENT and (not NL[i] or i == self.stmt_start or not self.in_class):
-            name = self.V[i]
-            c = name[0]
-            S = self.S
-            E = self.E
-            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
+        if k is K_IDENT and (not NL[i] or i == self.stmt_start or not self.in_class):
+            name = V[i]
+            try:
+                cls = _NAME_NODE[name]
+            except KeyError:
+                cls = _name_node(name)
+            if self.text[E[i]] == "." and K[i + 2] is K_IDENT and S[i + 2] == E[i + 1] and cls is not _Super:
                 # field access ``a.b.c`` (tight dots), as in parse_primary
-                T = self.T
-                V = self.V
                 s = S[i]
-                recv = _tnew(_GlobalRef if "A" <= c <= "Z" else _Variable, (name, s, E[i], T))
+                recv = _tnew(cls, (name, s, E[i], T))
                 i += 2
                 recv = _tnew(_FieldAccess, (recv, V[i], s, E[i], T))
-                while K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1]:
+                while self.text[E[i]] == "." and K[i + 2] is K_IDENT and S[i + 2] == E[i + 1]:
                     i += 2
                     recv = _tnew(_FieldAccess, (recv, V[i], s, E[i], T))
-            elif "A" <= c <= "Z":
-                recv = _tnew(_GlobalRef, (name, self.S[i], self.E[i], self.T))
-            elif name == "super":
-                recv = _tnew(_Super, (self.S[i], self.E[i], self.T))
+            elif cls is _Super:
+                recv = _tnew(_Super, (S[i], E[i], T))
             else:
-                recv = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
+                recv = _tnew(cls, (name, S[i], E[i], T))
             i += 1
         elif k in _LITERAL_KINDS and (not NL[i] or i == self.stmt_start or not self.in_class):
-            recv = _tnew(_LITERAL_KINDS[k], (self.V[i], self.S[i], self.E[i], self.T))
+            recv = _tnew(_LITERAL_KINDS[k], (V[i], S[i], E[i], T))
             i += 1
         else:
             recv = self.parse_primary()
             i = self.i
         k = K[i]
-        if k == K_IDENT and not NL[i]:
+        if k is K_IDENT and not NL[i]:
             # unary selectors on the same line
-            V = self.V
-            E = self.E
-            T = self.T
             ns = recv[-3]
             while True:
                 recv = _tnew(_UnarySend, (recv, V[i], ns, E[i], T))
                 i += 1
                 k = K[i]
-                if k != K_IDENT or NL[i]:
+                if k is not K_IDENT or NL[i]:
                     break
-        self.i = i
-        if k == K_BINOP:
+        if k is K_BINOP:
+            self.i = i
             recv = self.binary_tail(recv, 0)
             i = self.i
             k = K[i]
-        if k != K_KEYWORD or NL[i]:
+        if k is not K_KEYWORD or NL[i]:
+            self.i = i
             return recv
-        V = self.V
-        if V[i] == "match:" and K[i + 1] == K_LBRACKET:
+        if V[i] == "match:" and K[i + 1] is K_LBRACKET:
+            self.i = i
             return self.parse_match(recv)
         # one keyword (the usual case) needs no lists: ``parts`` is made for
         # the second one
@@ -293,34 +323,34 @@ class ExpressionParser(Cursor):
         while True:
             i += 1
             k = K[i]
-            if NL[i] or not (k == K_LBRACKET or k in _LITERAL_KINDS):
+            if NL[i] or not (k is K_LBRACKET or k in _LITERAL_KINDS):
                 self.i = i
                 arg = self.parse_binary(0)
                 i = self.i
             else:
                 # a block or a literal: parse_binary's work without its frame
-                if k == K_LBRACKET:
+                if k is K_LBRACKET:
                     self.i = i
                     arg = self.parse_block()
                     i = self.i
                 else:
-                    arg = _tnew(_LITERAL_KINDS[k], (V[i], self.S[i], self.E[i], self.T))
+                    arg = _tnew(_LITERAL_KINDS[k], (V[i], S[i], E[i], T))
                     i += 1
                 k = K[i]
-                if k == K_BINOP or (k == K_IDENT and not NL[i]):
+                if k is K_BINOP or (k is K_IDENT and not NL[i]):
                     self.i = i
                     arg = self.unary_tail(arg)
-                    if K[self.i] == K_BINOP:
+                    if K[self.i] is K_BINOP:
                         arg = self.binary_tail(arg, 0)
                     i = self.i
             if parts is None:
                 first = arg
             else:
                 args.append(arg)
-            if K[i] != K_KEYWORD:
+            if K[i] is not K_KEYWORD:
                 break
             if NL[i] and self.in_class and self.depth == self.base and (
-                self.source[self.S[i] - 1] == "\n" or V[i] in _DECL_KEYWORDS or self.method_def_at(i) >= 0
+                self.source[S[i] - 1] == "\n" or V[i] in _DECL_KEYWORDS or self.method_def_at(i) >= 0
             ):
                 break
             if parts is None:
@@ -329,8 +359,8 @@ class ExpressionParser(Cursor):
             parts.append(V[i])
         self.i = i
         if parts is None:
-            return _tnew(_KeywordSend, (recv, sel, (first,), recv[-3], self.E[i - 1], self.T))
-        return _tnew(_KeywordSend, (recv, "".join(parts), tuple(args), recv[-3], self.E[i - 1], self.T))
+            return _tnew(_KeywordSend, (recv, sel, (first,), recv[-3], E[i - 1], T))
+        return _tnew(_KeywordSend, (recv, "".join(parts), tuple(args), recv[-3], E[i - 1], T))
 
     def unary_tail(self, node):
         """Unary selectors on the same line after ``node``."""
@@ -341,7 +371,7 @@ class ExpressionParser(Cursor):
         i = self.i
         ns = node[-3]
         T = self.T
-        while K[i] == K_IDENT and not NL[i]:
+        while K[i] is K_IDENT and not NL[i]:
             node = _tnew(_UnarySend, (node, V[i], ns, E[i], T))
             i += 1
         self.i = i
@@ -351,51 +381,49 @@ class ExpressionParser(Cursor):
         # the same inlined primary and unary tail as in parse_keyword
         K = self.K
         NL = self.NL
+        V = self.V
+        S = self.S
+        E = self.E
+        T = self.T
         i = self.i
         k = K[i]
-        if k == K_IDENT and (not NL[i] or i == self.stmt_start or not self.in_class):
-            name = self.V[i]
-            c = name[0]
-            S = self.S
-            E = self.E
-            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
+        if k is K_IDENT and (not NL[i] or i == self.stmt_start or not self.in_class):
+            name = V[i]
+            try:
+                cls = _NAME_NODE[name]
+            except KeyError:
+                cls = _name_node(name)
+            if self.text[E[i]] == "." and K[i + 2] is K_IDENT and S[i + 2] == E[i + 1] and cls is not _Super:
                 # field access ``a.b.c`` (tight dots), as in parse_primary
-                T = self.T
-                V = self.V
                 s = S[i]
-                left = _tnew(_GlobalRef if "A" <= c <= "Z" else _Variable, (name, s, E[i], T))
+                left = _tnew(cls, (name, s, E[i], T))
                 i += 2
                 left = _tnew(_FieldAccess, (left, V[i], s, E[i], T))
-                while K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1]:
+                while self.text[E[i]] == "." and K[i + 2] is K_IDENT and S[i + 2] == E[i + 1]:
                     i += 2
                     left = _tnew(_FieldAccess, (left, V[i], s, E[i], T))
-            elif "A" <= c <= "Z":
-                left = _tnew(_GlobalRef, (name, self.S[i], self.E[i], self.T))
-            elif name == "super":
-                left = _tnew(_Super, (self.S[i], self.E[i], self.T))
+            elif cls is _Super:
+                left = _tnew(_Super, (S[i], E[i], T))
             else:
-                left = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
+                left = _tnew(cls, (name, S[i], E[i], T))
             i += 1
         elif k in _LITERAL_KINDS and not NL[i]:
-            left = _tnew(_LITERAL_KINDS[k], (self.V[i], self.S[i], self.E[i], self.T))
+            left = _tnew(_LITERAL_KINDS[k], (V[i], S[i], E[i], T))
             i += 1
         else:
             left = self.parse_primary()
             i = self.i
         k = K[i]
-        if k == K_IDENT and not NL[i]:
-            V = self.V
-            E = self.E
-            T = self.T
+        if k is K_IDENT and not NL[i]:
             ns = left[-3]
             while True:
                 left = _tnew(_UnarySend, (left, V[i], ns, E[i], T))
                 i += 1
                 k = K[i]
-                if k != K_IDENT or NL[i]:
+                if k is not K_IDENT or NL[i]:
                     break
         self.i = i
-        if k == K_BINOP:
+        if k is K_BINOP:
             return self.binary_tail(left, min_prec)
         return left
 
@@ -405,7 +433,7 @@ class ExpressionParser(Cursor):
         V = self.V
         while True:
             i = self.i
-            if K[i] != K_BINOP:
+            if K[i] is not K_BINOP:
                 return left
             op = V[i]
             prec = _PREC.get(op)
@@ -421,26 +449,28 @@ class ExpressionParser(Cursor):
                 self.enter()
                 right = self.parse_binary(prec)
                 self.depth -= 1
-            elif (k == K_IDENT or k in _LITERAL_KINDS) and not self.NL[j] and (
-                K[j + 1] != K_BINOP and K[j + 1] != K_PERIOD and (K[j + 1] != K_IDENT or self.NL[j + 1])
-                or K[j + 1] == K_BINOP and _PREC.get(V[j + 1], 0) <= prec
+            elif (k is K_IDENT or k in _LITERAL_KINDS) and not self.NL[j] and (
+                (k1 := K[j + 1]) is not K_BINOP and k1 is not K_PERIOD and (k1 is not K_IDENT or self.NL[j + 1])
+                or k1 is K_BINOP and _PREC.get(V[j + 1], 0) <= prec
             ):
                 # a lone variable or literal operand: parse_binary's result
                 # without its frame
                 E = self.E
-                if k == K_IDENT:
+                T = self.T
+                if k is K_IDENT:
                     name = V[j]
-                    c = name[0]
-                    if "A" <= c <= "Z":
-                        right = _tnew(_GlobalRef, (name, self.S[j], E[j], self.T))
-                    elif name == "super":
-                        right = _tnew(_Super, (self.S[j], E[j], self.T))
+                    try:
+                        cls = _NAME_NODE[name]
+                    except KeyError:
+                        cls = _name_node(name)
+                    if cls is _Super:
+                        right = _tnew(_Super, (self.S[j], E[j], T))
                     else:
-                        right = _tnew(_Variable, (name, self.S[j], E[j], self.T))
+                        right = _tnew(cls, (name, self.S[j], E[j], T))
                 else:
-                    right = _tnew(_LITERAL_KINDS[k], (V[j], self.S[j], E[j], self.T))
+                    right = _tnew(_LITERAL_KINDS[k], (V[j], self.S[j], E[j], T))
                 self.i = j + 1
-                left = _tnew(_BinarySend, (left, op, right, left[-3], E[j], self.T))
+                left = _tnew(_BinarySend, (left, op, right, left[-3], E[j], T))
                 continue
             else:
                 self.i = j
@@ -451,14 +481,14 @@ class ExpressionParser(Cursor):
         node = self.parse_primary()
         K = self.K
         i = self.i
-        if K[i] != K_IDENT or self.NL[i]:
+        if K[i] is not K_IDENT or self.NL[i]:
             return node
         V = self.V
         NL = self.NL
         E = self.E
         ns = node[-3]
         T = self.T
-        while K[i] == K_IDENT and not NL[i]:
+        while K[i] is K_IDENT and not NL[i]:
             node = _tnew(_UnarySend, (node, V[i], ns, E[i], T))
             i += 1
         self.i = i
@@ -472,70 +502,71 @@ class ExpressionParser(Cursor):
         if self.in_class and self.NL[i] and i != self.stmt_start and self.depth == self.base and self.body_ends_at(i):
             # the method body (or state default) ends here: like end of input
             self.error(f"Unexpected token: expected expression, found {self.tok_text(i - 1)}", i - 1)
-        if k == K_IDENT:
+        if k is K_IDENT:
             V = self.V
             name = V[i]
             S = self.S
             E = self.E
-            c = name[0]
-            if K[i + 1] == K_PERIOD and S[i + 1] == E[i] and K[i + 2] == K_IDENT and S[i + 2] == E[i + 1] and name != "super":
+            try:
+                cls = _NAME_NODE[name]
+            except KeyError:
+                cls = _name_node(name)
+            if self.text[E[i]] == "." and K[i + 2] is K_IDENT and S[i + 2] == E[i + 1] and cls is not _Super:
                 # field access ``a.b.c`` (tight dots), inlined
                 T = self.T
                 s = S[i]
-                node = _tnew(_GlobalRef if "A" <= c <= "Z" else _Variable, (name, s, E[i], T))
+                node = _tnew(cls, (name, s, E[i], T))
                 j = i + 2
                 node = _tnew(_FieldAccess, (node, V[j], s, E[j], T))
-                while K[j + 1] == K_PERIOD and S[j + 1] == E[j] and K[j + 2] == K_IDENT and S[j + 2] == E[j + 1]:
+                while self.text[E[j]] == "." and K[j + 2] is K_IDENT and S[j + 2] == E[j + 1]:
                     j += 2
                     node = _tnew(_FieldAccess, (node, V[j], s, E[j], T))
                 self.i = j + 1
                 return node
             self.i = i + 1
-            if "A" <= c <= "Z":
-                return _tnew(_GlobalRef, (name, S[i], E[i], self.T))
-            if name == "super":
+            if cls is _Super:
                 return _tnew(_Super, (S[i], E[i], self.T))
-            return _tnew(_Variable, (name, S[i], E[i], self.T))
+            return _tnew(cls, (name, S[i], E[i], self.T))
         f = _LITERAL_KINDS.get(k)
         if f is not None:
             self.i = i + 1
             return _tnew(f, (self.V[i], self.S[i], self.E[i], self.T))
-        if k == K_LBRACKET:
+        if k is K_LBRACKET:
             return self.parse_block()
-        if k == K_LPAREN:
+        if k is K_LPAREN:
             self.enter()
             self.i = i + 1
             node = self.parse_statement()
-            if K[self.i] != K_RPAREN:
+            if K[self.i] is not K_RPAREN:
                 self.close_error("Expected ')' to close parentheses", i)
             self.i += 1
             self.depth -= 1
             return node
-        if k == K_STR_START:
+        if k is K_STR_START:
             return self.parse_interpolation()
-        if k == K_HASH_PAREN:
+        if k is K_HASH_PAREN:
             return self.parse_list()
-        if k == K_HASH_BRACKET:
+        if k is K_HASH_BRACKET:
             return self.parse_array()
-        if k == K_HASH_BRACE:
+        if k is K_HASH_BRACE:
             return self.parse_map()
-        if k == K_PRIMITIVE or k == K_INTRINSIC:
+        if k is K_PRIMITIVE or k is K_INTRINSIC:
             return self.parse_primitive()
         self.expected_expression()
 
 
     def parse_primitive(self):
         i = self.i
-        kind = "primitive" if self.K[i] == K_PRIMITIVE else "intrinsic"
+        kind = "primitive" if self.K[i] is K_PRIMITIVE else "intrinsic"
         j = i + 1
         k = self.K[j]
-        if k == K_STRING or (k == K_IDENT and not self.NL[j]):
+        if k is K_STRING or (k is K_IDENT and not self.NL[j]):
             name = self.V[j]
             self.i = j + 1
-        elif k == K_ERROR:
+        elif k is K_ERROR:
             self.lex_error(j)
         else:
-            self.error(f"Expected a name after @{kind} (a string or identifier)", j if k != K_EOF else i)
+            self.error(f"Expected a name after @{kind} (a string or identifier)", j if k is not K_EOF else i)
         node = _tnew(_Primitive, (name, kind, self.S[i], self.E[j], self.T))
         if not self.in_method:
             self.report(f"@{kind} can only appear inside a method body (after =>)", span=node.span)
@@ -550,11 +581,11 @@ class ExpressionParser(Cursor):
             self.nesting_error()
         i = start + 1
         params = []
-        while K[i] == K_COLON:
+        while K[i] is K_COLON:
             i += 1
-            if K[i] != K_IDENT:
+            if K[i] is not K_IDENT:
                 self.i = i
-                if K[i] == K_KEYWORD:
+                if K[i] is K_KEYWORD:
                     self.error(
                         "Expected parameter name after ':'",
                         hint="write block parameters with spaces: [:a :b | ...]",
@@ -563,48 +594,48 @@ class ExpressionParser(Cursor):
             params.append(V[i])
             i += 1
         if params:
-            if K[i] != K_PIPE:
+            if K[i] is not K_PIPE:
                 self.i = i
                 self.error("Expected '|' after block parameters")
             i += 1
         # the statements up to and including the closing ']'
         body = []
-        if K[i] == K_RBRACKET:
+        if K[i] is K_RBRACKET:
             i += 1
         else:
             NL = self.NL
             while True:
                 self.i = i
-                if K[i] == K_EOF or (self.in_class and NL[i] and self.body_ends_at(i)):
+                if K[i] is K_EOF or (self.in_class and NL[i] and self.body_ends_at(i)):
                     # end of input, or (in a class body) a line that starts the
                     # next method/declaration: the block was never closed
                     self.close_error("Expected ']' to close block", i)
                 k = K[i]
                 # parse_statement, inlined
-                if k == K_CARET:
+                if k is K_CARET:
                     self.i = i + 1
                     value = self.parse_assignment()
                     st = _tnew(_Return, (value, self.S[i], self.E[self.i - 1], self.T))
-                elif k == K_EXPECT:
+                elif k is K_EXPECT:
                     st = self.parse_expect()
                 else:
                     st = self.parse_assignment()
                 i = self.i
                 k = K[i]
                 sep = False
-                if k == K_PERIOD:
+                if k is K_PERIOD:
                     i += 1
                     sep = True
-                elif k == K_BANG:
+                elif k is K_BANG:
                     st = self.make_cast(st)
                     i += 1
                     sep = True
                 body.append(st)
                 k = K[i]
-                if k == K_RBRACKET:
+                if k is K_RBRACKET:
                     i += 1
                     break
-                if not sep and not NL[i] and not isinstance(st, A.Expect) or k == K_EOF:
+                if not sep and not NL[i] and not isinstance(st, A.Expect) or k is K_EOF:
                     self.i = i
                     self.close_error("Expected ']' to close block", i)
         self.i = i

@@ -26,75 +26,56 @@ embedded expression, ``K_STR_SEG`` (between two embedded expressions) and
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Optional
 
 from .ast import LineTable, Span
 from .lexer_nesting import find_interp_end as _find_interp_end, find_string_end as _find_string_end
 from .teaching import single_quoted
-
-# ----------------------------------------------------------------- kinds
-
-K_IDENT = "ident"
-K_KEYWORD = "keyword"
-K_INT = "int"
-K_FLOAT = "float"
-K_STRING = "string"
-K_STR_START = "string-start"
-K_STR_SEG = "string-segment"
-K_STR_END = "string-end"
-K_SYMBOL = "symbol"
-K_CHAR = "char"
-K_BINOP = "binop"
-K_ASSIGN = ":="
-K_CARET = "^"
-K_SEMI = ";"
-K_PERIOD = "."
-K_BANG = "!"
-K_PIPE = "|"
-K_COLON = ":"
-K_FATARROW = "=>"
-K_LPAREN = "("
-K_RPAREN = ")"
-K_LBRACKET = "["
-K_RBRACKET = "]"
-K_LBRACE = "{"
-K_RBRACE = "}"
-K_HASH_PAREN = "#("
-K_HASH_BRACKET = "#["
-K_HASH_BRACE = "#{"
-K_PRIMITIVE = "@primitive"
-K_INTRINSIC = "@intrinsic"
-K_EXPECT = "@expect"
-K_ERROR = "error"
-K_EOF = "eof"
-
-BINARY_CHARS = frozenset("+-*/<>=~%&?,\\")
-
-INT64_MIN = -(2**63)
-INT64_MAX = 2**63 - 1
-
-EMPTY_INTERPOLATION = "empty interpolation {} is not allowed, use \\{ for literal brace"
-
-
-class LexError(NamedTuple):
-    """Value of a ``K_ERROR`` token."""
-
-    message: str
-    hint: Optional[str] = None
-    #: True for an unterminated string / quoted symbol / block comment: the
-    #: REPL treats such input as incomplete (spec §10).
-    unterminated: bool = False
-
-
-class Token(NamedTuple):
-    """Public, convenient view of one token (see ``tokenize``)."""
-
-    kind: str
-    value: object
-    span: Span
-    nl_before: bool
-    text: str
-
+from .token_kinds import (  # noqa: F401  (the kinds are public names of this module)
+    K_IDENT,
+    K_KEYWORD,
+    K_INT,
+    K_FLOAT,
+    K_STRING,
+    K_STR_START,
+    K_STR_SEG,
+    K_STR_END,
+    K_SYMBOL,
+    K_CHAR,
+    K_BINOP,
+    K_ASSIGN,
+    K_CARET,
+    K_SEMI,
+    K_PERIOD,
+    K_BANG,
+    K_PIPE,
+    K_COLON,
+    K_FATARROW,
+    K_LPAREN,
+    K_RPAREN,
+    K_LBRACKET,
+    K_RBRACKET,
+    K_LBRACE,
+    K_RBRACE,
+    K_HASH_PAREN,
+    K_HASH_BRACKET,
+    K_HASH_BRACE,
+    K_PRIMITIVE,
+    K_INTRINSIC,
+    K_EXPECT,
+    K_ERROR,
+    K_EOF,
+    BINARY_CHARS,
+    INT64_MIN,
+    INT64_MAX,
+    EMPTY_INTERPOLATION,
+    LexError,
+    Token,
+    _int_token,
+    _radix_token,
+    _digit_ok,
+    _float_token,
+    _short,
+)
 
 # ----------------------------------------------------------------- regexes
 
@@ -171,9 +152,10 @@ _TOKEN_RX = r"""
 """
 #: (leading trivia, token text)
 _FAST = re.compile("(" + _TRIVIA_RX + ")(" + _TOKEN_RX + ")", re.VERBOSE | re.ASCII)
-#: the same matches as one group: each "piece" (trivia + token) is one
-#: string, the key of the piece memo
-_PIECE = re.compile("(" + _TRIVIA_RX + "(?:" + _TOKEN_RX + "))", re.VERBOSE | re.ASCII)
+#: the same matches without groups (``findall`` then returns each whole
+#: match): each "piece" (trivia + token) is one string, the key of the
+#: piece memo
+_PIECE = re.compile("(?:" + _TRIVIA_RX + "(?:" + _TOKEN_RX + "))", re.VERBOSE | re.ASCII)
 
 _C_ID, _C_PUNCT, _C_DIGIT, _C_MINUS, _C_OP, _C_COLON, _C_QUOTE, _C_HASH, _C_OTHER = range(1, 10)
 _FIRST = {}
@@ -197,6 +179,11 @@ _MAX_RESTARTS = 32
 
 #: interpolated strings nested deeper than this are one error token
 _MAX_STRING_NESTING = 32
+
+#: token text -> its kind constant, for the kinds read from the token text
+#: (every kind in the arrays is one of the K_* objects: the parser compares
+#: kinds with ``is``; one-character kinds are CPython's shared strings)
+_KINDS = {k: k for k in (K_HASH_PAREN, K_HASH_BRACKET, K_HASH_BRACE, K_PRIMITIVE, K_INTRINSIC, K_EXPECT)}
 
 _CHAR_ESCAPES = {"n": 10, "t": 9, "r": 13, "\\": 92, "'": 39}
 
@@ -278,6 +265,9 @@ _PIECES: dict = {}
 #: memo of the pieces the fast path cannot lex alone (same key and entry,
 #: with None as the kind)
 _SPECIAL: dict = {}
+#: memo of the string pieces with simple interpolations: piece -> the
+#: entries of its tokens, flat (see _Lexer._memo_string)
+_STRINGS: dict = {}
 
 
 def _piece_entry(piece: str):
@@ -355,7 +345,8 @@ def _rare_text(g: str, text: str):
     if g == "sym" or g == "osym":
         return K_SYMBOL, text[1:]
     if g == "hash":
-        return text, text
+        k = _KINDS[text]  # the kind constant itself (the parser compares with ``is``)
+        return k, k
     if g == "char":
         if text[1] == "\\":
             c = text[2]
@@ -367,7 +358,8 @@ def _rare_text(g: str, text: str):
         return K_SYMBOL, text[2:-1].replace("''", "'")
     if g == "at":
         if text == "@primitive" or text == "@intrinsic" or text == "@expect":
-            return text, text
+            k = _KINDS[text]
+            return k, k
         if text == "@":
             return K_ERROR, LexError("Unexpected '@': expected @primitive, @intrinsic or @expect")
         return K_ERROR, LexError(f"Unknown directive '{text}'", "directives are @primitive, @intrinsic and @expect")
@@ -416,7 +408,15 @@ class _Lexer:
         """Fast path: ``findall`` gives the pieces (leading trivia + token
         text); the kind, value, lengths and NL-before flag of a piece come
         from a memo keyed by its text.  Returns None when the range is done,
-        or a position to restart from."""
+        or a position to restart from.
+
+        The arrays are grown once by the number of pieces and filled by
+        index (cheaper than five appends per token).  A string with simple
+        interpolations is one piece whose memo entry holds all its tokens
+        (see _memo_string).  At the first piece the memo cannot answer
+        alone the arrays are cut back and ``_scan_append`` goes on with the
+        same pieces.  The last piece (trailing trivia, then the end of the
+        range) is taken off before the loop."""
         t = self.t
         kinds_ = t.kinds
         values_ = t.values
@@ -424,32 +424,117 @@ class _Lexer:
         ends_ = t.ends
         nls_ = t.nls
         memo = _PIECES
-        for piece in _PIECE.findall(self.src, pos, end):
+        pieces = _PIECE.findall(self.src, pos, end)
+        last = pieces.pop()  # the trailing trivia (its token: the end)
+        j = len(kinds_)
+        pad = [None] * len(pieces)
+        kinds_ += pad
+        values_ += pad
+        starts_ += pad
+        ends_ += pad
+        nls_ += pad
+        it = iter(pieces)
+        for piece in it:
             try:
-                kind, val, lt, n, nl = memo[piece]
+                kinds_[j], values_[j], lt, n, nls_[j] = memo[piece]
             except KeyError:
-                e = _piece_entry(piece)
-                if e[0] is None:  # context dependent, or the end of the range
-                    tok = e[1]
-                    ts = pos + e[2]
-                    if not tok:
-                        if end == self.n and "/*" in piece:
-                            self._check_unterminated_comment(pos, ts)
-                        return None
-                    te = pos + e[3]
-                    p = self._special(tok, ts, te, e[4], end)
-                    if p != te:
-                        return p  # the regex disagreed: restart after it
-                    pos = te
-                    continue
-                kind, val, lt, n, nl = e
-            kinds_.append(kind)
-            values_.append(val)
-            starts_.append(pos + lt)
+                e = _STRINGS.get(piece)
+                if e is None:
+                    e = _piece_entry(piece)
+                    if e[0] is None:  # the slow path: append from here on
+                        for arr in (kinds_, values_, starts_, ends_, nls_):
+                            del arr[j:]
+                        return self._scan_append(pos, end, piece, e, it, last)
+                if len(e) == 5:
+                    kinds_[j], values_[j], lt, n, nls_[j] = e
+                else:  # several tokens (a string with interpolations)
+                    more = [None] * (len(e) // 5 - 1)
+                    for arr in (kinds_, values_, starts_, ends_, nls_):
+                        arr += more
+                    for k in range(0, len(e) - 5, 5):
+                        kinds_[j], values_[j], lt, n, nls_[j] = e[k : k + 5]
+                        starts_[j] = pos + lt
+                        pos += n
+                        ends_[j] = pos
+                        j += 1
+                    kinds_[j], values_[j], lt, n, nls_[j] = e[-5:]
+            starts_[j] = pos + lt
             pos += n
-            ends_.append(pos)
-            nls_.append(nl)
-        return None  # pragma: no cover (the end of range always matches)
+            ends_[j] = pos
+            j += 1
+        if end == self.n and "/*" in last:
+            self._check_unterminated_comment(pos, pos + len(last))
+        return None
+
+    def _scan_append(self, pos: int, end: int, piece: str, e, it, last: str):
+        """The rest of _scan_fast from ``piece`` (its memo entry ``e``), then
+        the pieces left in ``it``, then ``last`` (the end of the range),
+        appending to the arrays: lexes the tokens that need the slow path,
+        and memoises the strings with simple interpolations."""
+        t = self.t
+        kinds_ = t.kinds
+        values_ = t.values
+        starts_ = t.starts
+        ends_ = t.ends
+        nls_ = t.nls
+        memo = _PIECES
+        while True:
+            if e is None:
+                e = memo.get(piece) or _STRINGS.get(piece) or _piece_entry(piece)
+            if e[0] is None:  # context dependent, or the end of the range
+                tok = e[1]
+                ts = pos + e[2]
+                if not tok:
+                    if end == self.n and "/*" in piece:
+                        self._check_unterminated_comment(pos, ts)
+                    return None
+                te = pos + e[3]
+                first = len(kinds_)
+                p = self._special(tok, ts, te, e[4], end)
+                if p != te:
+                    return p  # the regex disagreed: restart after it
+                if tok[0] == '"' and len(tok) > 1 and self.nest == 0 and ends_[-1] == te and "/" not in piece[: e[2]]:
+                    self._memo_string(piece, pos, first)
+                pos = te
+            elif len(e) == 5:
+                kinds_.append(e[0])
+                values_.append(e[1])
+                starts_.append(pos + e[2])
+                pos += e[3]
+                ends_.append(pos)
+                nls_.append(e[4])
+            else:
+                for k in range(0, len(e), 5):
+                    kinds_.append(e[k])
+                    values_.append(e[k + 1])
+                    starts_.append(pos + e[k + 2])
+                    pos += e[k + 3]
+                    ends_.append(pos)
+                    nls_.append(e[k + 4])
+            e = None
+            piece = next(it, last)
+            if piece is last:
+                last = None
+            elif piece is None:  # pragma: no cover (``last`` always ends the range)
+                return None
+
+    def _memo_string(self, piece: str, pos: int, first: int) -> None:
+        """Memoise the tokens of a whole string piece (from index ``first``,
+        the piece starting at ``pos``) as one flat entry: five items per
+        token, the offsets relative to the end of the previous token.  A
+        complete string lexes the same wherever it stands (outside other
+        strings, and if no error token ends before it: the caller checks;
+        as in _piece_entry, not when its trivia has a comment)."""
+        t = self.t
+        flat = []
+        prev = pos
+        for k in range(first, len(t.kinds)):
+            flat += (t.kinds[k], t.values[k], t.starts[k] - prev, t.ends[k] - prev, t.nls[k])
+            prev = t.ends[k]
+        if len(flat) == 5:
+            _PIECES[piece] = tuple(flat)
+        else:
+            _STRINGS[piece] = tuple(flat)
 
     def _special(self, tok: str, ts: int, te: int, nl: bool, end: int) -> int:
         """Lex a token the fast path cannot (see _classify); returns the
@@ -673,61 +758,14 @@ def _rare_group(code: int, tok: str) -> str:
     return "other"
 
 
-def _int_token(text: str):
-    if len(text) > 21:
-        return K_ERROR, LexError(f"Invalid integer: {_short(text)}", "integer literals must fit in a signed 64-bit integer")
-    v = int(text)
-    if v < INT64_MIN or v > INT64_MAX:
-        return K_ERROR, LexError(f"Invalid integer: {text}", "integer literals must fit in a signed 64-bit integer")
-    return K_INT, v
-
-
-def _radix_token(text: str):
-    r = text.index("r")
-    base_text, digits = text[:r], text[r + 1 :]
-    base = int(base_text) if len(base_text) < 4 else 0
-    if not 2 <= base <= 36:
-        return K_ERROR, LexError(f"Invalid integer: {_short(text)}", f"radix must be between 2 and 36, not {base_text}")
-    if len(digits) > 64:
-        return K_ERROR, LexError(f"Invalid integer: {_short(text)}", "integer literals must fit in a signed 64-bit integer")
-    try:
-        v = int(digits, base)
-    except ValueError:
-        bad = next(c for c in digits if not _digit_ok(c, base))
-        return K_ERROR, LexError(f"Invalid integer: {text}", f"'{bad}' is not a digit in base {base}")
-    if v > INT64_MAX:
-        return K_ERROR, LexError(f"Invalid integer: {text}", "integer literals must fit in a signed 64-bit integer")
-    return K_INT, v
-
-
-def _digit_ok(c: str, base: int) -> bool:
-    try:
-        return int(c, 36) < base
-    except ValueError:
-        return False
-
-
-def _float_token(text: str):
-    try:
-        v = float(text)
-    except ValueError:
-        return K_ERROR, LexError(f"Invalid float: {text}", "an exponent needs digits, e.g. 2.5e-3")
-    if v == float("inf") or v == float("-inf"):
-        return K_ERROR, LexError(f"Invalid float: {_short(text)}", "float literal out of range")
-    return K_FLOAT, v
-
-
-def _short(text: str) -> str:
-    return text if len(text) <= 40 else text[:40] + "…"
-
-
 def lex(source: str) -> Tokens:
     """Tokenise ``source`` into arrays (never raises; bad input becomes
     ``K_ERROR`` tokens).  The last token is ``K_EOF``."""
-    if len(_MEMO) > _MEMO_LIMIT or len(_PIECES) > _MEMO_LIMIT or len(_SPECIAL) > _MEMO_LIMIT:
+    if len(_MEMO) > _MEMO_LIMIT or len(_PIECES) > _MEMO_LIMIT or len(_SPECIAL) > _MEMO_LIMIT or len(_STRINGS) > _MEMO_LIMIT:
         _MEMO.clear()
         _PIECES.clear()
         _SPECIAL.clear()
+        _STRINGS.clear()
     lx = _Lexer(source)
     n = len(source)
     lx.run(0, n)

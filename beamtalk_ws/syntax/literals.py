@@ -61,17 +61,17 @@ class LiteralParser(ExpressionParser):
                 self.error("empty interpolation {} is not allowed, use \\{ for literal brace")
             parts.append(self.parse_keyword())
             k = K[self.i]
-            if k == K_STR_SEG:
+            if k is K_STR_SEG:
                 if V[self.i]:
                     parts.append(V[self.i])
                 self.i += 1
                 continue
-            if k == K_STR_END:
+            if k is K_STR_END:
                 if V[self.i]:
                     parts.append(V[self.i])
                 self.i += 1
                 break
-            if k == K_ERROR:
+            if k is K_ERROR:
                 self.lex_error(self.i)
             self.teach_comma(self.i)
             self.error(
@@ -82,7 +82,7 @@ class LiteralParser(ExpressionParser):
         return _tnew(_InterpolatedString, (tuple(parts), self.S[start], self.E[self.i - 1], self.T))
 
     def _comma(self, i: int) -> bool:
-        return self.K[i] == K_BINOP and self.V[i] == ","
+        return self.K[i] is K_BINOP and self.V[i] == ","
 
     def comma_items(self, closer, parse_item) -> list:
         """Comma-separated items up to `closer` (not consumed); a trailing
@@ -112,7 +112,7 @@ class LiteralParser(ExpressionParser):
         self.i += 1
         elements = self.comma_items(K_RPAREN, lambda: self.parse_binary(0))
         tail = None
-        if K[self.i] == K_PIPE:
+        if K[self.i] is K_PIPE:
             self.i += 1
             tail = self.parse_unary()
         self.close_literal(K_RPAREN, "Expected ')' to close list literal", start)
@@ -138,13 +138,13 @@ class LiteralParser(ExpressionParser):
         K = self.K
         V = self.V
         i = self.i
-        if K[i] == K_IDENT and K[i + 1] == K_FATARROW and not self.is_upper(V[i]):
+        if K[i] is K_IDENT and K[i + 1] is K_FATARROW and not self.is_upper(V[i]):
             key = _tnew(_SymbolLit, (V[i], self.S[i], self.E[i], self.T))
             self.i += 1
         else:
             key = self.parse_unary()
-        if K[self.i] != K_FATARROW:
-            if K[self.i] == K_ERROR:
+        if K[self.i] is not K_FATARROW:
+            if K[self.i] is K_ERROR:
                 self.lex_error(self.i)
             self.error(f"Expected '=>' after map key, found {self.describe(self.i)}")
         self.i += 1
@@ -160,38 +160,38 @@ class LiteralParser(ExpressionParser):
         self.enter()
         arms = []
         while True:
-            if K[self.i] == K_RBRACKET:
+            if K[self.i] is K_RBRACKET:
                 if not arms:
                     self.error("Expected a match arm (pattern -> expression)")
                 break
             a = self.i
             pattern = self.parse_pattern()
             guard = None
-            if K[self.i] == K_KEYWORD and V[self.i] == "when:":
+            if K[self.i] is K_KEYWORD and V[self.i] == "when:":
                 self.i += 1
-                if K[self.i] != K_LBRACKET:
+                if K[self.i] is not K_LBRACKET:
                     self.error("Expected '[' after when:")
                 self.i += 1
                 self.enter()
                 guard = self.parse_statement()
-                if K[self.i] != K_RBRACKET:
+                if K[self.i] is not K_RBRACKET:
                     self.close_error("Expected ']' to close guard", self.i)
                 self.i += 1
                 self.depth -= 1
-            if not (K[self.i] == K_BINOP and V[self.i] == "->"):
-                if K[self.i] == K_ERROR:
+            if not (K[self.i] is K_BINOP and V[self.i] == "->"):
+                if K[self.i] is K_ERROR:
                     self.lex_error(self.i)
                 self.error(f"Expected '->' after match pattern, found {self.describe(self.i)}")
             self.i += 1
             body = self.parse_keyword()
             arms.append(_tnew(_MatchArm, (pattern, guard, body, self.S[a], self.E[self.i - 1], self.T)))
             k = K[self.i]
-            if k == K_SEMI:
+            if k is K_SEMI:
                 self.i += 1
                 continue
-            if k == K_RBRACKET:
+            if k is K_RBRACKET:
                 break
-            if self.NL[self.i] and k != K_EOF:
+            if self.NL[self.i] and k is not K_EOF:
                 continue
             self.close_error("Expected ']' to close match", open_i)
         self.i += 1
@@ -203,7 +203,7 @@ class LiteralParser(ExpressionParser):
         V = self.V
         i = self.i
         k = K[i]
-        if k == K_IDENT:
+        if k is K_IDENT:
             self.i += 1
             if V[i] == "_":
                 return _tnew(_WildcardPattern, (self.S[i], self.E[i], self.T))
@@ -213,28 +213,28 @@ class LiteralParser(ExpressionParser):
             self.i += 1
             lit = _tnew(f, (V[i], self.S[i], self.E[i], self.T))
             return _tnew(_LiteralPattern, (lit, lit[-3], lit[-2], lit[-1]))
-        if k == K_BINOP and V[i] == "-" and K[i + 1] in (K_INT, K_FLOAT):
+        if k is K_BINOP and V[i] == "-" and K[i + 1] in (K_INT, K_FLOAT):
             self.i += 2
             v = -V[i + 1]
-            lit = _tnew(_IntegerLit if K[i + 1] == K_INT else _FloatLit, (v, self.S[i], self.E[i + 1], self.T))
+            lit = _tnew(_IntegerLit if K[i + 1] is K_INT else _FloatLit, (v, self.S[i], self.E[i + 1], self.T))
             return _tnew(_LiteralPattern, (lit, lit[-3], lit[-2], lit[-1]))
-        if k == K_LBRACE:
+        if k is K_LBRACE:
             self.enter()
             self.i += 1
             elements = []
-            if K[self.i] != K_RBRACE:
+            if K[self.i] is not K_RBRACE:
                 while True:
                     elements.append(self.parse_pattern())
                     if self._comma(self.i):
                         self.i += 1
                         continue
                     break
-            if K[self.i] != K_RBRACE:
+            if K[self.i] is not K_RBRACE:
                 self.close_error("Expected '}' to close tuple pattern", i)
             self.i += 1
             self.depth -= 1
             return _tnew(_TuplePattern, (tuple(elements), self.S[i], self.E[self.i - 1], self.T))
-        if k == K_ERROR:
+        if k is K_ERROR:
             self.lex_error(i)
         self.error(f"Expected a pattern, found {self.describe(i)}")
 

@@ -67,10 +67,10 @@ class Parser(DeclarationParser):
     def parse_module(self) -> A.Module:
         K = self.K
         items = []
-        while K[self.i] != K_EOF:
+        while K[self.i] is not K_EOF:
             start = self.i
             try:
-                if K[start] == K_IDENT and self.maybe_declaration(start):
+                if K[start] is K_IDENT and self.maybe_declaration(start):
                     j = self.class_header_at(start)
                     if j >= 0:
                         items.append(self.parse_class(j))
@@ -82,9 +82,9 @@ class Parser(DeclarationParser):
                         raise ParseError(self.method_outside_class(start), 0)
                 st = self.parse_statement()
                 k = K[self.i]
-                if k == K_PERIOD:
+                if k is K_PERIOD:
                     self.i += 1
-                elif k == K_BANG:
+                elif k is K_BANG:
                     st = self.make_cast(st)
                     self.i += 1
                 items.append(st)
@@ -112,7 +112,7 @@ class Parser(DeclarationParser):
     def class_item_expected(self, start: int, items: list) -> Optional[Diagnostic]:
         """An indented keyword line that ended a class body (``x: v [ … ]``
         as some docs write methods): it was meant as a class-body item."""
-        if not (self.K[start] == K_KEYWORD and self.NL[start] and not self.at_col1(start)):
+        if not (self.K[start] is K_KEYWORD and self.NL[start] and not self.at_col1(start)):
             return None
         if not items or not isinstance(items[-1], A.ClassDef) or items[-1].span.end != self.E[start - 1]:
             return None
@@ -136,14 +136,14 @@ class Parser(DeclarationParser):
         """Cheap pre-check (token i is an identifier): could a class header,
         a standalone method or a method definition start here?"""
         k1 = self.K[i + 1]
-        if k1 == K_FATARROW or k1 == K_IDENT:
+        if k1 is K_FATARROW or k1 is K_IDENT:
             return True
         v = self.V[i]
         if v == "sealed" or v == "class":
             return True  # sealed/class before a binary or keyword pattern
-        if k1 == K_KEYWORD:
+        if k1 is K_KEYWORD:
             return self.V[i + 1] == "subclass:"
-        if k1 == K_BINOP:
+        if k1 is K_BINOP:
             v = self.V[i + 1]
             return v == ">>" or v == "->"
         return False
