@@ -50,20 +50,20 @@
         true -> lists:nth(I, L);
         false -> out_of_bounds('List', 'at:', I, length(L))
     end;
-'at:'(_L, _I) -> type('at:').
+'at:'(_L, I) -> type('at:', I, "an Integer").
 
 'at:put:'(L, I, V) when is_integer(I) ->
     case I >= 1 andalso I =< length(L) of
         true -> {A, [_ | B]} = lists:split(I - 1, L), A ++ [V | B];
         false -> out_of_bounds('List', 'at:put:', I, length(L))
     end;
-'at:put:'(_L, _I, _V) -> type('at:put:').
+'at:put:'(_L, I, _V) -> type('at:put:', I, "an Integer").
 
 'add:'(L, X) -> L ++ [X].
 'addFirst:'(L, X) -> [X | L].
 'addAll:'(L, M) when is_list(M) -> L ++ M.
 '++'(L, M) when is_list(M) -> L ++ M;
-'++'(_L, _M) -> type('++').
+'++'(_L, M) -> type('++', M, "a List").
 'includes:'(L, X) -> lists:any(fun(Y) -> Y == X end, L).
 'reversed'(L) -> lists:reverse(L).
 'reverse'(L) -> lists:reverse(L).
@@ -119,7 +119,7 @@ empty(Sel) ->
                              iolist_to_binary(["Cannot take '", atom_to_binary(Sel, utf8),
                                                "' of an empty List"]), nil).
 
-type(Sel) ->
-    beamtalk_exception:raise(type_error, 'List', Sel,
-                             iolist_to_binary(["Type error in '", atom_to_binary(Sel, utf8),
-                                               "' on List"]), nil).
+type(Sel, Arg, Expected) ->
+    beamtalk_rt:type_error('List', Sel, Arg, Expected,
+                           iolist_to_binary(["Type error in '", atom_to_binary(Sel, utf8),
+                                             "' on List"])).

@@ -118,10 +118,11 @@ graphemes(S) -> [unicode:characters_to_binary([G]) || G <- string:to_graphemes(S
 '<='(A, B) -> A =< B.
 '>='(A, B) -> A >= B.
 
-type(S, Sel, _Arg) ->
-    beamtalk_exception:raise(type_error, beamtalk_send:class_name(S), Sel,
-                             iolist_to_binary(["Type error in '", atom_to_binary(Sel, utf8),
-                                               "' on String"]), nil).
+type(S, Sel, Arg) ->
+    Expected = case Sel of 'at:' -> "an Integer"; _ -> "a String" end,
+    beamtalk_rt:type_error(beamtalk_send:class_name(S), Sel, Arg, Expected,
+                           iolist_to_binary(["Type error in '", atom_to_binary(Sel, utf8),
+                                             "' on String"])).
 
 %%% ---------------------------------------------------------------------
 %%% Building, padding, plain replacement

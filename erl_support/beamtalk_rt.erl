@@ -2,11 +2,17 @@
 %% Erlang operation expresses the Beamtalk meaning.
 -module(beamtalk_rt).
 -export([concat/2, array_from_list/1, association/2, out_of_bounds/4, elements/1, cell/2, cell_run/2,
-         state_kept/4]).
+         state_kept/4, type_error/5]).
 
 %% @doc `a ++ b`: list append for lists, binary concatenation for strings.
-concat(A, B) when is_list(A) -> A ++ B;
+%% A List followed by anything but a List is a type error: Erlang's `++`
+%% would answer an improper list, a value nothing else in Beamtalk handles.
+concat(A, B) when is_list(A), is_list(B) -> A ++ B;
 concat(A, B) when is_binary(A), is_binary(B) -> <<A/binary, B/binary>>;
+concat(A, B) when is_list(A) ->
+    type_error('List', '++', B, "a List", <<"Type error in '++' on List">>);
+concat(A, B) when is_binary(A) ->
+    type_error('String', '++', B, "a String", <<"Type error in '++' on String">>);
 concat(A, B) -> erlang:error(badarg, [A, B]).
 
 %% @doc `#[a, b]`: an Array value wrapping an Erlang array.
@@ -22,6 +28,27 @@ out_of_bounds(Class, Sel, I, Size) ->
     beamtalk_exception:raise(index_out_of_bounds, Class, Sel,
                              iolist_to_binary(io_lib:format("Index ~tp out of bounds for ~ts of size ~b",
                                                             [I, Class, Size])), nil).
+
+%% @doc A primitive given an argument of the wrong class: the message keeps
+%% the spec's form (`Type error in 'at:' on List`), the hint says what the
+%% argument should have been and what it was.
+type_error(Class, Sel, Arg, Expected, Message) ->
+    Got = beamtalk_send:class_name(Arg),
+    Shown = beamtalk_print:print_string(Arg),
+    Short = case string:length(Shown) > 40 of
+                true -> [string:slice(Shown, 0, 40), "..."];
+                false -> Shown
+            end,
+    Hint = iolist_to_binary(["'", atom_to_binary(Sel, utf8), "' expects ", Expected,
+                             " argument; this one is ", Short, " (", article(Got), ")"]),
+    beamtalk_exception:raise(type_error, Class, Sel, Message, Hint).
+
+article(Class) ->
+    Name = atom_to_binary(Class, utf8),
+    case Name of
+        <<C, _/binary>> when C =:= $A; C =:= $E; C =:= $I; C =:= $O; C =:= $U -> ["an ", Name];
+        _ -> ["a ", Name]
+    end.
 
 %% @doc The elements `aCollection do:` visits, as a list: inlined `do:` loops
 %% run over this list, so assignments in their block are threaded for every

@@ -332,7 +332,7 @@ class ExprGen:
                                         F.call("erlang", "float", [right], line)], line)
             return body.bind(F.call("erlang", "round", [pw], line), line)
         if opname == "++":
-            if isinstance(node.receiver, ast.ListLit):
+            if isinstance(node.receiver, ast.ListLit) and isinstance(node.argument, ast.ListLit):
                 return body.bind(F.op("++", left, right, line), line)
             return body.bind(rt(R.CONCAT, [left, right], line), line)
         if opname == "->":
