@@ -21,8 +21,21 @@
 
 graphemes(S) -> [unicode:characters_to_binary([G]) || G <- string:to_graphemes(S)].
 
-'size'(S) -> string:length(S).
-'length'(S) -> string:length(S).
+'size'(S) -> graphemes_counted(S, 'size').
+'length'(S) -> graphemes_counted(S, 'length').
+
+%% A binary that is not UTF-8 has no graphemes to count: say so, instead
+%% of string:length/1's raw {badarg, Bin}.
+graphemes_counted(S, Sel) ->
+    try string:length(S)
+    catch error:{badarg, _} ->
+            beamtalk_exception:raise(
+              type_error, 'String', Sel,
+              iolist_to_binary(["Type error in '", atom_to_binary(Sel, utf8),
+                                "' on String: these ", integer_to_binary(byte_size(S)),
+                                " bytes are not UTF-8 text"]),
+              <<"Erlang erlang byte_size: aBinary counts its bytes">>)
+    end.
 '++'(A, B) when is_binary(B) -> <<A/binary, B/binary>>;
 '++'(A, B) -> <<A/binary, (beamtalk_print:display_string(B))/binary>>.
 'asSymbol'(S) -> binary_to_atom(S, utf8).

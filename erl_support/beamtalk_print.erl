@@ -154,8 +154,16 @@ keyword_or_ident(Name) ->
         nomatch -> false
     end.
 
+%% A binary that is not UTF-8 (`Erlang crypto hash: ...`, `term_to_binary`)
+%% is shown as its bytes, the way Erlang writes a binary, rather than as a
+%% string of replacement characters.
 quote_string(Bin) ->
-    <<$", (binary:replace(Bin, <<"\"">>, <<"\"\"">>, [global]))/binary, $">>.
+    case unicode:characters_to_binary(Bin, utf8, utf8) of
+        Valid when is_binary(Valid) ->
+            <<$", (binary:replace(Bin, <<"\"">>, <<"\"\"">>, [global]))/binary, $">>;
+        _ ->
+            iolist_to_binary(["<<", lists:join(", ", [integer_to_binary(B) || <<B>> <= Bin]), ">>"])
+    end.
 
 print_list(L) ->
     {Elems, Tail} = split_list(L, []),

@@ -225,3 +225,15 @@ def test_other_methods_outside_a_class(src, pattern):
     d = first(src)
     assert d.message == "a method definition must be inside a class"
     assert f"`Foo >> {pattern} …`" in d.hint
+
+
+@pytest.mark.parametrize("src, col", [("{1, 2} size", 1), ("Erlang ets insert: t with: {#k, 42}", 28)])
+def test_a_tuple_written_as_in_erlang_keeps_the_spec_message_and_shows_how_to_build_one(src, col):
+    d = first(src)
+    assert d.message == "Unexpected token: expected expression, found {"
+    assert (d.span.line, d.span.col) == (1, col)
+    assert "Tuple withAll: #(" in d.hint and "no tuple literal" in d.hint
+
+
+def test_braces_in_a_match_pattern_are_still_a_tuple_pattern():
+    assert diags("x match: [{#a, b} -> b; _ -> 0]") == []

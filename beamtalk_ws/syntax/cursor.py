@@ -140,6 +140,12 @@ _VALUE_ENDS = frozenset(
 TEMPORARIES_HINT = (
     "Beamtalk has no temporaries declaration (| a b |): local variables are introduced by assignment"
 )
+#: `{#ok, 1}` typed as an expression, as in Erlang (spec syntax §5: braces
+#: are only tuple patterns)
+TUPLE_HINT = (
+    "Beamtalk has no tuple literal; build a tuple with Tuple withAll: #(#ok, 1) "
+    "(braces only match tuples, in match: patterns)"
+)
 
 
 class ParseError(Exception):
@@ -249,7 +255,7 @@ class Cursor:
                 self.source, self.E[i - 1], self.S[i], K[i - 1] in (K_PERIOD, K_BANG)
             )
             self.error(message, i, hint)
-        hint = TEMPORARIES_HINT if K[i] is K_PIPE else None
+        hint = TEMPORARIES_HINT if K[i] is K_PIPE else TUPLE_HINT if K[i] is K_LBRACE else None
         text = "}" if K[i] in (K_STR_SEG, K_STR_END) else self.tok_text(i)
         self.error(f"Unexpected token: expected expression, found {text}", i, hint)
 
