@@ -26,9 +26,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from beamtalk_ws.syntax.doctest_marks import is_doctest, marker as _marker
 from beamtalk_ws.workspace.client import TestOutcome
 
-_MARK = re.compile(r"//\s*=>")
+__all__ = ["DocCase", "cases", "is_doctest", "matches", "run_file"]
 
 
 @dataclass
@@ -36,27 +37,6 @@ class DocCase:
     code: str
     expected: str | None    # None: evaluated for its effect only
     line: int               # of the (first) expectation, or of the last code line
-
-
-def _marker(line: str) -> tuple[str, str] | None:
-    """(code, expected) when `line` carries a `// =>` comment (not inside a
-    string, symbol or character literal), else None."""
-    m = _MARK.search(line)
-    if m is None:
-        return None
-    from beamtalk_ws.syntax.lexer import K_ERROR, lex
-
-    while m is not None:
-        t = lex(line)
-        inside = any(s <= m.start() < e for s, e, k in zip(t.starts, t.ends, t.kinds) if k != K_ERROR)
-        if not inside:
-            return line[: m.start()], line[m.end():].strip()
-        m = _MARK.search(line, m.end())
-    return None
-
-
-def is_doctest(text: str) -> bool:
-    return any(_marker(line) is not None for line in text.split("\n") if "=>" in line)
 
 
 def cases(text: str) -> list[DocCase]:

@@ -4,6 +4,7 @@ into inputs and expectations, how results match, and `beamtalk test` running one
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from conftest import run_beamtalk
 
@@ -71,3 +72,24 @@ def test_beamtalk_test_runs_doc_files_beside_test_cases(bt_home, tmp_path):
     text = run_beamtalk(["test", str(tmp_path)], timeout=120)
     assert text.stdout.splitlines()[0] == "FAIL: math_doc.bt >> line 3"
     assert text.stdout.splitlines()[-1] == "3 passed, 1 failed"
+
+
+def test_beamtalk_check_reads_a_doctest_file_as_a_repl_transcript(tmp_path):
+    """`check` used to apply the class-file rule to doc-test files ("A loaded
+    file may contain only a class definition"): 145 errors on the project's
+    own stdlib/test.  Their inputs are checked as the REPL runs them."""
+    from conftest import run_beamtalk
+
+    root = Path(__file__).resolve().parents[1]
+    proc = run_beamtalk(["check", str(root / "stdlib"), str(root / "stdlib" / "test")])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "no errors" in proc.stderr
+    bad = tmp_path / "bad_doctest.bt"
+    bad.write_text("Object subclass: Kd\n  foo => 1\nx := Kd new foo   // => 1\nx + y   // => 2\n")
+    proc = run_beamtalk(["check", str(bad)])
+    assert proc.returncode == 1 and "4:5: Undefined variable: y" in proc.stdout
+
+
+def test_examples_in_doc_comments_do_not_make_a_class_file_a_doctest():
+    assert not is_doctest('/// ```\n/// 3 + 4   // => 7\n/// ```\nObject subclass: A\n  foo => 1\n')
+    assert is_doctest("3 + 4   // => 7\n")

@@ -74,3 +74,30 @@ async def test_the_session_variable_warning_reaches_the_repl_and_the_value_is_ri
     out = await repl.evaluate("k := 0. inc := [k := k + 1]. inc value. inc value. k")
     assert out.ok and out.text == "2"
     assert out.warnings and "session variable `k`" in out.warnings[0]
+
+
+def test_a_method_named_like_an_erlang_operator_is_a_located_warning():
+    """`a + b` compiles to Erlang's `+` (spec semantics §4.4, §6): a class's
+    own `+` would silently never run."""
+    c = compile_input("Value subclass: Pt\n  state: x = 0\n  + other => self.x + other x\n  plus: o => 1")
+    assert len(c.warnings) == 1
+    w = c.warnings[0]
+    assert w.startswith("<input>:3:3: warning: `a + b` compiles to Erlang's + and never sends this method")
+    assert "perform: #+ withArguments:" in w
+
+
+def test_operator_methods_with_a_primitive_body_and_sent_operators_are_not_warned():
+    """The stdlib's `+`, `<`, ... are primitives that exist for `perform:`;
+    `>>` is sent as a message."""
+    from beamtalk_ws.compiler import lint
+    from beamtalk_ws.syntax import parse
+
+    module = parse("Object subclass: Q\n  < other => @primitive \"<\"\n  >> s => 2")
+    assert lint.warnings(module.items) == []
+
+
+async def test_the_operator_method_is_still_reachable_by_perform(repl):
+    out = await repl.evaluate("Value subclass: Pw\n  state: x = 1\n  + other => self.x + other")
+    assert out.ok and out.warnings and "never sends this method" in out.warnings[0]
+    out = await repl.evaluate("Pw new perform: #+ withArguments: #(2)")
+    assert out.ok and out.text == "3"

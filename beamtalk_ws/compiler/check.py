@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 
 from beamtalk_ws.syntax import SyntaxErrors, ast, parse
+from beamtalk_ws.syntax.doctest_marks import is_doctest
 
 from . import deep, lint, stdlib
 from .errors import CompileError
@@ -33,7 +34,11 @@ def _semantic_pass(module: ast.Module, source: str, filename: str):
     if diags:
         return diags
     try:
-        if any(isinstance(i, ast.ClassDef) for i in module.items):
+        if is_doctest(source):
+            # a REPL transcript kept in source form (`beamtalk test` runs it
+            # input by input): its classes are defined inline, as at the REPL
+            compile_repl_statements(module.items, frozenset(), source, filename)
+        elif any(isinstance(i, ast.ClassDef) for i in module.items):
             if stdlib.is_stdlib_file(filename):
                 compile_file(module, source, filename, None, stdlib.module_for, stdlib=True)
             else:

@@ -1,17 +1,26 @@
 """Warnings: things that compile and run, but are very likely mistakes.
 
 Warnings never stop an input from running; the REPL shows them as `⚠` lines
-and `--json` replies carry them as `"warnings"` (DESIGN §3).  Today there is
-two: statements after a `^` can never run (spec semantics §4.6), and, at the
-REPL, a block kept in a session variable that assigns a session variable (a
-later input that runs it will not see the assignment: the block is an
-escaped block, README "Blocks that assign outer variables").
+and `--json` replies carry them as `"warnings"` (DESIGN §3).  Today there are
+three: statements after a `^` can never run (spec semantics §4.6); a method
+named like an operator that compiles to Erlang's own (`+`, `<`, `=`, ...),
+which `a + b` never sends (spec semantics §4.4, §6); and, at the REPL, a
+block kept in a session variable that assigns a session variable (a later
+input that runs it will not see the assignment: the block is an escaped
+block, README "Blocks that assign outer variables").
 """
 
 from __future__ import annotations
 
 from beamtalk_ws.syntax import ast
+from beamtalk_ws.syntax.ast import Span
 from beamtalk_ws.syntax.diagnostics import Diagnostic
+
+#: binary operators compiled straight to Erlang (spec semantics §6): `a + b`
+#: is Erlang's `+` whatever `a` is, so a method of that name is reached
+#: only by `perform:`
+ERLANG_OPERATORS = frozenset(("+", "-", "*", "/", "%", "**", "++", "->", "==", "/=", "=:=", "=/=", "=",
+                              "<", ">", "<=", ">="))
 
 
 def warnings(items) -> list[Diagnostic]:
@@ -22,6 +31,7 @@ def warnings(items) -> list[Diagnostic]:
         for node in item.walk():
             if isinstance(node, ast.MethodDef):
                 _sequence(node.body, out)
+                _operator_method(node, out)
             elif isinstance(node, ast.Block):
                 _sequence(node.body, out)
     return out
@@ -36,6 +46,22 @@ def _sequence(statements, out) -> None:
             out.append(Diagnostic("Unreachable code after `^`", nxt.span, severity="warning",
                                   hint="Statements after a return never run"))
             return
+
+
+def _operator_method(method, out) -> None:
+    """A method named `+` (and so on) with a body of its own: `a + b` will
+    not run it.  Primitive bodies are the stdlib's, which exist for
+    `perform:`."""
+    sel = method.selector
+    if sel not in ERLANG_OPERATORS or any(isinstance(st, ast.Primitive) for st in method.body):
+        return
+    s = method.span
+    where = s if method.class_side else Span(s.start, s.start + len(sel), s.line, s.col)
+    out.append(Diagnostic(
+        f"`a {sel} b` compiles to Erlang's {sel} and never sends this method",
+        where, severity="warning",
+        hint=f"reach it with `a perform: #{sel} withArguments: #(b)`, or give it a keyword name "
+             f"(such as `plus:`) and send that"))
 
 
 def session_warnings(statements, bound) -> list[Diagnostic]:
