@@ -101,3 +101,11 @@ async def test_the_operator_method_is_still_reachable_by_perform(repl):
     assert out.ok and out.warnings and "never sends this method" in out.warnings[0]
     out = await repl.evaluate("Pw new perform: #+ withArguments: #(2)")
     assert out.ok and out.text == "3"
+
+
+def test_pharos_one_argument_does_not_understand_is_a_located_warning():
+    """A failed lookup calls `doesNotUnderstand:args:` (spec semantics §4.2);
+    `doesNotUnderstand: aMessage` would silently never run."""
+    c = compile_input("Object subclass: G\n  doesNotUnderstand: m => 1\n  doesNotUnderstand: s args: a => 2")
+    assert len(c.warnings) == 1
+    assert c.warnings[0].startswith("<input>:2:3: warning: A failed lookup calls doesNotUnderstand: selector args:")

@@ -2,12 +2,14 @@
 
 Warnings never stop an input from running; the REPL shows them as `⚠` lines
 and `--json` replies carry them as `"warnings"` (DESIGN §3).  Today there are
-three: statements after a `^` can never run (spec semantics §4.6); a method
+four: statements after a `^` can never run (spec semantics §4.6); a method
 named like an operator that compiles to Erlang's own (`+`, `<`, `=`, ...),
-which `a + b` never sends (spec semantics §4.4, §6); and, at the REPL, a
-block kept in a session variable that assigns a session variable (a later
-input that runs it will not see the assignment: the block is an escaped
-block, README "Blocks that assign outer variables").
+which `a + b` never sends (§4.4, §6); a `doesNotUnderstand:` of one argument
+(Pharo's spelling), which a failed lookup never calls (it calls
+`doesNotUnderstand:args:`, §4.2); and, at the REPL, a block kept in a
+session variable that assigns a session variable (a later input that runs
+it will not see the assignment: the block is an escaped block, README
+"Blocks that assign outer variables").
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ def warnings(items) -> list[Diagnostic]:
             if isinstance(node, ast.MethodDef):
                 _sequence(node.body, out)
                 _operator_method(node, out)
+                _pharo_dnu(node, out)
             elif isinstance(node, ast.Block):
                 _sequence(node.body, out)
     return out
@@ -46,6 +49,18 @@ def _sequence(statements, out) -> None:
             out.append(Diagnostic("Unreachable code after `^`", nxt.span, severity="warning",
                                   hint="Statements after a return never run"))
             return
+
+
+def _pharo_dnu(method, out) -> None:
+    """`doesNotUnderstand: aMessage` as Pharo spells it: a failed lookup calls
+    `doesNotUnderstand:args:` (spec semantics §4.2), so this one never runs."""
+    if method.selector == "doesNotUnderstand:":
+        s = method.span
+        out.append(Diagnostic(
+            "A failed lookup calls doesNotUnderstand: selector args: arguments, never doesNotUnderstand:",
+            Span(s.start, s.start + len(method.selector), s.line, s.col), severity="warning",
+            hint="define `doesNotUnderstand: sel args: argList` (a Symbol and a List) to answer "
+                 "messages the class does not have"))
 
 
 def _operator_method(method, out) -> None:
