@@ -146,7 +146,7 @@ global(Name) ->
 not_found(Name) ->
     beamtalk_exception:raise(class_not_found, undefined, undefined,
                              iolist_to_binary(["Class '", to_bin(Name), "' not found"]),
-                             nil).
+                             beamtalk_class_hint:hint(Name)).
 
 %% @doc Bind a workspace global (Transcript, Beamtalk, ...) visible to
 %% `global/1`; a class of the same name wins.
