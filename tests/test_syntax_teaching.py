@@ -237,3 +237,20 @@ def test_a_tuple_written_as_in_erlang_keeps_the_spec_message_and_shows_how_to_bu
 
 def test_braces_in_a_match_pattern_are_still_a_tuple_pattern():
     assert diags("x match: [{#a, b} -> b; _ -> 0]") == []
+
+
+@pytest.mark.parametrize("src, found, hint", [
+    ("true & false", "&", "write `a and: [b]`"),
+    ("(3 > 2) | (1 > 2)", "|", "write `a or: [b]`"),
+    ("10 \\\\ 3", "\\\\", "`%` is the remainder"),
+    ("3 ~= 4", "~=", "write `/=`"),
+])
+def test_operators_of_other_smalltalks_keep_the_spec_message_with_a_hint(src, found, hint):
+    d = first(src)
+    assert d.message == f"Unexpected token: expected expression, found {found}"
+    assert hint in d.hint
+
+
+@pytest.mark.parametrize("src", ["| a b |", "x := 3\n| a |"])
+def test_a_bar_that_starts_a_line_is_still_the_temporaries_hint(src):
+    assert "no temporaries declaration" in first(src).hint

@@ -109,3 +109,18 @@ def test_pharos_one_argument_does_not_understand_is_a_located_warning():
     c = compile_input("Object subclass: G\n  doesNotUnderstand: m => 1\n  doesNotUnderstand: s args: a => 2")
     assert len(c.warnings) == 1
     assert c.warnings[0].startswith("<input>:2:3: warning: A failed lookup calls doesNotUnderstand: selector args:")
+
+
+def test_a_minus_glued_to_a_number_is_a_located_warning():
+    """Spec syntax §2: `3-2` and `x-1` are two expressions (the `-` starts the
+    literal), and the input's value is silently the second."""
+    c = compile_input("x := 5. x-1")
+    assert len(c.warnings) == 1
+    assert c.warnings[0].startswith("<input>:1:10: warning: This is two expressions: the `-` belongs to the number -1")
+    for spaced in ("3 - 2", "x := 5. x - 1", "#(1, -2)", "x := 1. x. -3"):
+        assert compile_input(spaced).warnings == [], spaced
+
+
+async def test_the_glued_minus_still_answers_what_the_spec_says(repl):
+    out = await repl.evaluate("3-2")
+    assert out.ok and out.text == "-2" and "two expressions" in out.warnings[0]

@@ -2,9 +2,10 @@
 
 Warnings never stop an input from running; the REPL shows them as `⚠` lines
 and `--json` replies carry them as `"warnings"` (DESIGN §3).  Today there are
-four: statements after a `^` can never run (spec semantics §4.6); a method
+five: statements after a `^` can never run (spec semantics §4.6); a method
 named like an operator that compiles to Erlang's own (`+`, `<`, `=`, ...),
-which `a + b` never sends (§4.4, §6); a `doesNotUnderstand:` of one argument
+which `a + b` never sends (§4.4, §6); `3-2`, which spec syntax §2 reads as two
+expressions; a `doesNotUnderstand:` of one argument
 (Pharo's spelling), which a failed lookup never calls (it calls
 `doesNotUnderstand:args:`, §4.2); and, at the REPL, a block kept in a
 session variable that assigns a session variable (a later input that runs
@@ -40,7 +41,28 @@ def warnings(items) -> list[Diagnostic]:
     return out
 
 
+def _leftmost(node):
+    """The first leaf of an expression (the receiver of its receivers)."""
+    while isinstance(node, (ast.UnarySend, ast.BinarySend, ast.KeywordSend, ast.Cascade)):
+        node = node.receiver
+    return node
+
+
+def _juxtaposed(statements, out) -> None:
+    """`3-2` and `x-1`: by spec syntax §2 the `-` glues to the digit, making
+    two expressions, and the value is silently the second one."""
+    for prev, st in zip(statements, statements[1:]):
+        first = _leftmost(st)
+        if (isinstance(first, (ast.IntegerLit, ast.FloatLit)) and first.value < 0
+                and st.span.start == prev.span.end):
+            out.append(Diagnostic(
+                f"This is two expressions: the `-` belongs to the number {first.value}",
+                first.span, severity="warning",
+                hint="write a space after a binary minus (`a - 1`); `a-1` is `a` and then `-1`"))
+
+
 def _sequence(statements, out) -> None:
+    _juxtaposed(statements, out)
     for i, st in enumerate(statements[:-1]):
         if isinstance(st, ast.Return):
             nxt = statements[i + 1]

@@ -255,7 +255,16 @@ class Cursor:
                 self.source, self.E[i - 1], self.S[i], K[i - 1] in (K_PERIOD, K_BANG)
             )
             self.error(message, i, hint)
-        hint = TEMPORARIES_HINT if K[i] is K_PIPE else TUPLE_HINT if K[i] is K_LBRACE else None
+        k = K[i]
+        if k is K_PIPE:
+            # after a value on the same line it is Pharo's `|` (or)
+            hint = teaching.OR_HINT if i > 0 and K[i - 1] in _VALUE_ENDS and not self.NL[i] else TEMPORARIES_HINT
+        elif k is K_LBRACE:
+            hint = TUPLE_HINT
+        elif k is K_BINOP:
+            hint = teaching.other_operator(self.V[i])
+        else:
+            hint = None
         text = "}" if K[i] in (K_STR_SEG, K_STR_END) else self.tok_text(i)
         self.error(f"Unexpected token: expected expression, found {text}", i, hint)
 

@@ -62,6 +62,24 @@ def keyword_starts_line(source: str, prev_end: int, kw_start: int, after_stateme
     )
 
 
+#: operators of other Smalltalks that Beamtalk's parser does not know
+#: (spec syntax §5 lists the ones it does), and what to write instead
+_OTHER_OPERATORS = {
+    "&": "`&` is not an operator in Beamtalk: write `a and: [b]`",
+    "\\\\": "`\\\\` does not exist in Beamtalk: `%` is the remainder (rem), `div:` the truncating division",
+    "~=": "write `/=` (or `=/=`, which does not equate 1 and 1.0) for not-equal",
+    "~~": "Beamtalk has no identity test apart from equality: write `/=`",
+}
+
+#: `a | b` as Pharo's Boolean or (the parser reads `|` as a bar)
+OR_HINT = "`|` is not an operator in Beamtalk: write `a or: [b]`"
+
+
+def other_operator(op: str):
+    """The hint for an operator token the parser does not know, or None."""
+    return _OTHER_OPERATORS.get(op)
+
+
 def comma_operator(source: str, start: int, end: int) -> tuple:
     """``a , b`` → concatenate with ``++``."""
     a, b = _line_of(source, start)
