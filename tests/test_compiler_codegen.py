@@ -89,3 +89,13 @@ def test_syntax_errors_come_from_the_parser():
     with pytest.raises(SyntaxErrors) as err:
         compile_input("]", frozenset())
     assert "Unexpected token: expected expression, found ]" in err.value.render()
+
+
+def test_assigning_a_field_of_a_builder_blocks_receiver_says_how_to_change_it():
+    """`me.n := ...` in a block given to addMethod:body: is another object's
+    field by the rules; the hint shows the message that does change it."""
+    with pytest.raises(CompileError) as err:
+        compile_input("b addMethod: #tick body: [:me | me.n := me.n + 1]", frozenset({"b"}))
+    d = err.value.diagnostics[0]
+    assert d.message.startswith("Cannot assign to a field of another object")
+    assert "`me fieldAt: #n put: value`" in d.hint

@@ -254,3 +254,15 @@ def test_operators_of_other_smalltalks_keep_the_spec_message_with_a_hint(src, fo
 @pytest.mark.parametrize("src", ["| a b |", "x := 3\n| a |"])
 def test_a_bar_that_starts_a_line_is_still_the_temporaries_hint(src):
     assert "no temporaries declaration" in first(src).hint
+
+
+@pytest.mark.parametrize("src, fixed", [
+    ("b addMethod: #tick body: [:self | self n]", "write `[:me | me n]`"),
+    ("b addMethod: #at: body: [:self :i | self at: i]", "write `[:me :i | me at: i]`"),
+])
+def test_a_builder_block_whose_receiver_argument_is_named_self_is_told_to_rename_it(src, fixed):
+    """The old hint kept `:self` and added `:me` in front (`[:me :self | ...]`,
+    a block of one argument too many)."""
+    d = first(src)
+    assert d.message.startswith("`self` cannot name a block parameter; the block of addMethod:body:")
+    assert d.hint == fixed

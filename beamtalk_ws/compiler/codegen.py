@@ -44,12 +44,13 @@ def rt(entry, args, line):
 class GenError(Exception):
     """A located error found while generating; becomes a CompileError."""
 
-    def __init__(self, message: str, node):
+    def __init__(self, message: str, node, hint=None):
         super().__init__(message)
         self.node = node
+        self.hint = hint
 
     def diagnostic(self) -> Diagnostic:
-        return Diagnostic(str(self), self.node.span)
+        return Diagnostic(str(self), self.node.span, hint=self.hint)
 
 
 class ExprGen:
@@ -222,8 +223,12 @@ class ExprGen:
 
     def assign_field(self, target, value, body, ctx, line):
         if not (isinstance(target.receiver, ast.Variable) and target.receiver.name == "self"):
+            recv = target.receiver.name if isinstance(target.receiver, ast.Variable) else "anObject"
             raise GenError("Cannot assign to a field of another object: objects cannot mutate "
-                           "another object's state", target)
+                           "another object's state", target,
+                           hint=f"a method changes its own fields (self.{target.name} := value); in a block "
+                                f"given to addMethod:body:, whose receiver is its first argument, write "
+                                f"`{recv} fieldAt: #{target.name} put: value`")
         m = ctx.method
         if m is None:
             raise GenError("self can only be used inside a method body", target)

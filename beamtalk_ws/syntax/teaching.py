@@ -149,6 +149,19 @@ def _check_block(selector: str, block, source: str, found: list) -> None:
         return
     first = min(uses, key=lambda n: n.span.start)
     word = "super" if isinstance(first, A.Super) else "self"
+    if block.parameters and block.parameters[0] == "self" and word == "self":
+        # `[:self | self name]`: the receiver argument, but `self` cannot
+        # name a parameter
+        found.append(
+            Diagnostic(
+                f"`self` cannot name a block parameter; the block of {selector} gets the receiver "
+                "as its first argument, so give that argument another name: [:me | me ...]",
+                first.span,
+                "error",
+                _renamed_self_parameter(block, uses, source),
+            )
+        )
+        return
     found.append(
         Diagnostic(
             f"`{word}` is not defined in the block of {selector}: "
@@ -158,6 +171,23 @@ def _check_block(selector: str, block, source: str, found: list) -> None:
             _rewritten(block, uses, source),
         )
     )
+
+
+def _renamed_self_parameter(block, uses, source: str) -> Optional[str]:
+    """The block with its `:self` parameter and each `self` renamed `me`
+    (shown only when it is one short line)."""
+    a, b = block.span.start, block.span.end
+    text = source[a:b]
+    if "\n" in text or len(text) > _SHOWN:
+        return None
+    out = []
+    pos = a
+    for n in sorted(uses, key=lambda n: n.span.start):
+        out.append(source[pos : n.span.start])
+        out.append("me")
+        pos = n.span.end
+    out.append(source[pos:b])
+    return "write `" + "".join(out).replace(":self", ":me", 1) + "`"
 
 
 def _rewritten(block, uses, source: str) -> Optional[str]:
