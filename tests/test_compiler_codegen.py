@@ -99,3 +99,9 @@ def test_assigning_a_field_of_a_builder_blocks_receiver_says_how_to_change_it():
     d = err.value.diagnostics[0]
     assert d.message.startswith("Cannot assign to a field of another object")
     assert "`me fieldAt: #n put: value`" in d.hint
+
+
+def test_self_cannot_be_bound_by_a_match_pattern():
+    with pytest.raises(CompileError) as err:
+        compile_input("3 match: [self -> 1]")
+    assert err.value.diagnostics[0].message == "self cannot be bound by a pattern"

@@ -537,6 +537,12 @@ class ExprGen:
         if isinstance(node, ast.WildcardPattern):
             return F.var("_", line)
         if isinstance(node, ast.VariablePattern):
+            if node.name in ("nil", "true", "false"):
+                # the values themselves: they cannot be assigned, so a
+                # pattern cannot bind them (it would match anything)
+                return F.atom(node.name, line)
+            if node.name in ("self", "super"):
+                raise GenError(f"{node.name} cannot be bound by a pattern", node)
             v = F.var(self.fresh("M"), line)
             ctx.env[node.name] = v
             return v
