@@ -233,18 +233,14 @@ do_open(StoreDir) ->
     %% Keep the log small so a restart replays little.
     application:set_env(mnesia, dump_log_write_threshold, 5000),
     Fresh = not filelib:is_file(filename:join(StoreDir, "schema.DAT")),
-    Fresh andalso (ok = mnesia:create_schema([node()])),
+    Fresh andalso (ok = schema_created()),
     ok = mnesia:start(),
-    case Fresh of
+    case Fresh orelse not lists:member(bt_meta, mnesia:system_info(tables)) of
         true ->
-            [{atomic, ok} = mnesia:create_table(T, [{disc_copies, [node()]},
-                                                    {attributes, [key, value]}])
-             || T <- ?TABLES],
-            {atomic, ok} = mnesia:transaction(fun() ->
-                                                      mnesia:write({bt_meta, schema_version, ?VERSION}),
-                                                      mnesia:write({bt_meta, created, erlang:system_time(second)})
-                                              end),
-            ok;
+            %% new, or a creation that was cut short (a node killed while
+            %% it created the store, before its tables existed: nothing can
+            %% have been written to it)
+            finish_creating();
         false ->
             case mnesia:wait_for_tables([bt_meta], 30000) of
                 ok -> check_version(StoreDir);
@@ -253,6 +249,26 @@ do_open(StoreDir) ->
                                 "`beamtalk workspace reset` starts a new store.", [StoreDir, Other]))}
             end
     end.
+
+%% create_schema/1 writes a fallback that the first mnesia:start/0 turns
+%% into schema.DAT; a node killed in between left the fallback, which the
+%% start below installs.
+schema_created() ->
+    case mnesia:create_schema([node()]) of
+        ok -> ok;
+        {error, {_, {already_exists, _}}} -> ok
+    end.
+
+%% The tables (those not there yet) and the format row.  The row is written
+%% last: a store without it was cut short while it was created.
+finish_creating() ->
+    ok = add_missing_tables(),
+    ok = mnesia:wait_for_tables(?TABLES, 60000),
+    {atomic, ok} = mnesia:transaction(fun() ->
+                                              mnesia:write({bt_meta, schema_version, ?VERSION}),
+                                              mnesia:write({bt_meta, created, erlang:system_time(second)})
+                                      end),
+    ok.
 
 %% A table this version added (bt_actor) to a store of the same format that
 %% an earlier build wrote: created empty, nothing else changes.
@@ -272,6 +288,10 @@ check_version(StoreDir) ->
             add_missing_tables(),
             ok = mnesia:wait_for_tables(?TABLES, 60000),
             ok;
+        unknown ->
+            %% the format row is written last (finish_creating/0): without
+            %% it the creation was cut short, and nothing was written yet
+            finish_creating();
         _ ->
             mnesia:stop(),
             {off, iolist_to_binary(io_lib:format(

@@ -90,6 +90,10 @@ def test_shapes_from_a_loaded_file(workspace, tmp_path):
     proc = run_beamtalk(["repl", "--json", "--workspace", workspace.id],
                         input="".join(json.dumps(r) + "\n" for r in reqs))
     replies = {m["id"]: m for m in map(json.loads, proc.stdout.splitlines()) if "id" in m}
-    assert replies[0] == {"id": 0, "value": "Loaded: CellShapes"}, replies[0]
+    assert replies[0]["value"] == "Loaded: CellShapes", replies[0]
+    # viaField uses the field as a temporary on purpose: the change is lost
+    # when it returns, and the compiler says so (compiler/lint.py)
+    assert [w.split(": warning: ")[1].split(" is lost")[0] for w in replies[0]["warnings"]] == [
+        "This change to self.blk"], replies[0]
     got = [(code, replies[i + 1].get("value", replies[i + 1].get("error"))) for i, (code, _) in enumerate(CASES)]
     assert got == CASES

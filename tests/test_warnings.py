@@ -124,3 +124,32 @@ def test_a_minus_glued_to_a_number_is_a_located_warning():
 async def test_the_glued_minus_still_answers_what_the_spec_says(repl):
     out = await repl.evaluate("3-2")
     assert out.ok and out.text == "-2" and "two expressions" in out.warnings[0]
+
+
+def test_a_field_change_an_object_method_cannot_hand_back_is_a_located_warning():
+    """Spec semantics §3.3: in an `Object subclass:` method `self.x := v`
+    rebinds self for the rest of the method only; answering anything but
+    the changed self loses the change."""
+    src = ("Object subclass: Inv\n"
+           "  state: items = #()\n"
+           "  add: x =>\n"
+           "    self.items := self.items add: x\n"
+           "    ^self.items size\n"
+           "  keep: x =>\n"
+           "    self.items := self.items add: x\n"
+           "  keepToo: x =>\n"
+           "    self.items := self.items add: x\n"
+           "    ^self\n"
+           "  early: x =>\n"
+           "    x isNil ifTrue: [^self error: \"none\"]\n"
+           "    self.items := self.items add: x\n"
+           "    ^x")
+    c = compile_input(src)
+    lost = [w for w in c.warnings if "is lost when" in w]
+    assert [w.split(": warning")[0] for w in lost] == ["<input>:4:5", "<input>:13:5"]
+    assert "`add:`" in lost[0] and "make the class an Actor" in lost[0]
+
+
+def test_actors_keep_their_field_changes_and_are_not_warned():
+    src = "Actor subclass: Acc\n  state: n = 0\n  bump => self.n := self.n + 1. ^self.n + 0"
+    assert compile_input(src).warnings == []

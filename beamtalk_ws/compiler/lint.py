@@ -2,15 +2,19 @@
 
 Warnings never stop an input from running; the REPL shows them as `⚠` lines
 and `--json` replies carry them as `"warnings"` (DESIGN §3).  Today there are
-five: statements after a `^` can never run (spec semantics §4.6); a method
-named like an operator that compiles to Erlang's own (`+`, `<`, `=`, ...),
-which `a + b` never sends (§4.4, §6); `3-2`, which spec syntax §2 reads as two
-expressions; a `doesNotUnderstand:` of one argument
-(Pharo's spelling), which a failed lookup never calls (it calls
-`doesNotUnderstand:args:`, §4.2); and, at the REPL, a block kept in a
-session variable that assigns a session variable (a later input that runs
-it will not see the assignment: the block is an escaped block, README
-"Blocks that assign outer variables").
+six:
+- statements after a `^`, which can never run (spec semantics §4.6);
+- a method named like an operator that compiles to Erlang's own (`+`, `<`,
+  `=`, ...), which `a + b` never sends (§4.4, §6);
+- a field change that an `Object subclass:` method loses by answering
+  something else (§3.3);
+- `3-2`, which spec syntax §2 reads as two expressions;
+- a `doesNotUnderstand:` of one argument (Pharo's spelling), which a failed
+  lookup never calls (it calls `doesNotUnderstand:args:`, §4.2);
+- at the REPL, a block kept in a session variable that assigns a session
+  variable: a later input that runs it will not see the assignment, because
+  the block is an escaped block (README "Blocks that assign outer
+  variables").
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ def warnings(items) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     _sequence(items, out)
     for item in items:
+        if isinstance(item, ast.ClassDef):
+            _lost_field_change(item, out)
         for node in item.walk():
             if isinstance(node, ast.MethodDef):
                 _sequence(node.body, out)
@@ -71,6 +77,47 @@ def _sequence(statements, out) -> None:
             out.append(Diagnostic("Unreachable code after `^`", nxt.span, severity="warning",
                                   hint="Statements after a return never run"))
             return
+
+
+def _self_field(node) -> bool:
+    return (isinstance(node, ast.Assignment) and isinstance(node.target, ast.FieldAccess)
+            and isinstance(node.target.receiver, ast.Variable) and node.target.receiver.name == "self")
+
+
+def _hands_self(node) -> bool:
+    """`self`, or a message to `self` (which may answer the changed object):
+    `self.items size` reads the change but answers something else."""
+    if isinstance(node, ast.Return):
+        node = node.value
+    first = _leftmost(node)
+    return isinstance(first, ast.Variable) and first.name == "self"
+
+
+def _lost_field_change(cdef, out) -> None:
+    """An `Object subclass:` instance is a value (spec semantics §3.3): a
+    method's `self.x := v` rebinds `self` for the rest of that method only.
+    The change reaches the caller when the method ends with the assignment
+    or answers `self`; a method that answers something else loses it."""
+    if cdef.superclass != "Object":
+        return  # actors keep their state; value classes refuse the assignment
+    for m in cdef.methods:
+        if m.class_side or not m.body:
+            continue
+        assigns = [n for st in m.body for n in st.walk() if _self_field(n)]
+        if not assigns:
+            continue
+        last = m.body[-1]
+        if _self_field(last) or _hands_self(last):
+            continue
+        if any(isinstance(st, ast.Return) and _hands_self(st) for st in m.body):
+            continue
+        first = assigns[0]
+        out.append(Diagnostic(
+            f"This change to self.{first.target.name} is lost when `{m.selector}` returns: an instance of "
+            f"an Object subclass is a value, and the caller keeps its own",
+            first.target.span, severity="warning",
+            hint="answer the changed object (`^self`), or end the method with the assignment; for state "
+                 "that changes in place, make the class an Actor"))
 
 
 def _pharo_dnu(method, out) -> None:

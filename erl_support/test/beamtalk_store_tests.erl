@@ -1,6 +1,7 @@
 %% A new workspace's store is created after the node is ready
 %% (beamtalk_store:open/1); what must wait for it before a reply, and what
-%% need not.  The store process is suspended while the state says
+%% need not; and a store whose creation a kill cut short is finished on the
+%% next start instead of waited for.  The store process is suspended while the state says
 %% `creating`, so "waits" is seen as a request sitting in its mailbox and
 %% "does not wait" as an answer that came anyway: no timing is measured.
 -module(beamtalk_store_tests).
@@ -85,3 +86,72 @@ a_noted_module_waits_for_the_store() ->
                                  R
                          end),
     ?assertMatch(ok, answer(Ref)).
+
+%% A node killed while it created its store leaves Mnesia's schema with no
+%% tables, or the tables without the format row (written last).  The next
+%% start finishes the store; it used to wait 30 s for a table that would
+%% never come and then start without durable state.
+creation_cut_short_test_() ->
+    {setup, fun bt_test:boot/0, fun(_) -> ok end,
+     [fun a_schema_not_yet_installed_is_finished/0,
+      fun schema_without_tables_is_finished/0,
+      fun tables_without_the_format_row_are_finished/0]}.
+
+%% killed between mnesia:create_schema/1 (which writes a fallback) and the
+%% first mnesia:start/0 (which installs it as schema.DAT)
+a_schema_not_yet_installed_is_finished() ->
+    Dir = cut_short_dir("fallback"),
+    StoreDir = filename:join(Dir, "store"),
+    ok = filelib:ensure_dir(filename:join(StoreDir, "x")),
+    application:load(mnesia),
+    ok = application:set_env(mnesia, dir, StoreDir),
+    ok = mnesia:create_schema([node()]),
+    ?assertNot(filelib:is_file(filename:join(StoreDir, "schema.DAT"))),
+    opens_and_keeps(Dir).
+
+schema_without_tables_is_finished() ->
+    Dir = cut_short_dir("schema"),
+    StoreDir = filename:join(Dir, "store"),
+    ok = filelib:ensure_dir(filename:join(StoreDir, "x")),
+    application:load(mnesia),
+    ok = application:set_env(mnesia, dir, StoreDir),
+    ok = mnesia:create_schema([node()]),
+    ok = mnesia:start(),
+    stopped = mnesia:stop(),
+    ?assert(filelib:is_file(filename:join(StoreDir, "schema.DAT"))),
+    opens_and_keeps(Dir).
+
+tables_without_the_format_row_are_finished() ->
+    Dir = cut_short_dir("tables"),
+    StoreDir = filename:join(Dir, "store"),
+    ok = filelib:ensure_dir(filename:join(StoreDir, "x")),
+    application:load(mnesia),
+    ok = application:set_env(mnesia, dir, StoreDir),
+    ok = mnesia:create_schema([node()]),
+    ok = mnesia:start(),
+    {atomic, ok} = mnesia:create_table(bt_meta, [{disc_copies, [node()]}, {attributes, [key, value]}]),
+    {atomic, ok} = mnesia:create_table(bt_binding, [{disc_copies, [node()]}, {attributes, [key, value]}]),
+    stopped = mnesia:stop(),
+    opens_and_keeps(Dir).
+
+cut_short_dir(What) ->
+    _ = (catch gen_server:stop(beamtalk_store)),
+    _ = mnesia:stop(),
+    Dir = filename:join(["/tmp", "bt-store-cut-" ++ What ++ "-" ++ os:getpid()]),
+    os:cmd("rm -rf '" ++ Dir ++ "'"),
+    Dir.
+
+%% The store opens (no 30 s wait: eunit's 5 s limit would cancel the
+%% test), is on, and keeps a binding.
+opens_and_keeps(Dir) ->
+    try
+        ?assertEqual(ok, beamtalk_store:open(Dir)),
+        ?assert(beamtalk_store:on()),
+        ?assertEqual(ok, beamtalk_store:evaluation_done(<<"s">>, #{x => 42})),
+        #{bt_binding := Rows} = beamtalk_store:read_all(#{}),
+        ?assertEqual([{{<<"s">>, x}, 42}], [R || {{<<"s">>, _}, _} = R <- Rows])
+    after
+        _ = (catch gen_server:stop(beamtalk_store)),
+        _ = mnesia:stop(),
+        os:cmd("rm -rf '" ++ Dir ++ "'")
+    end.
