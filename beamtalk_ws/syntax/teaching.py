@@ -173,9 +173,9 @@ def _check_block(selector: str, block, source: str, found: list) -> None:
     )
 
 
-def _renamed_self_parameter(block, uses, source: str) -> Optional[str]:
-    """The block with its `:self` parameter and each `self` renamed `me`
-    (shown only when it is one short line)."""
+def _with_me(block, uses, source: str) -> Optional[str]:
+    """The block's text with `me` for each use of `self`, or None when the
+    block is not one short line (a hint shows only those)."""
     a, b = block.span.start, block.span.end
     text = source[a:b]
     if "\n" in text or len(text) > _SHOWN:
@@ -187,7 +187,13 @@ def _renamed_self_parameter(block, uses, source: str) -> Optional[str]:
         out.append("me")
         pos = n.span.end
     out.append(source[pos:b])
-    return "write `" + "".join(out).replace(":self", ":me", 1) + "`"
+    return "".join(out)
+
+
+def _renamed_self_parameter(block, uses, source: str) -> Optional[str]:
+    """The block with its `:self` parameter and each `self` renamed `me`."""
+    text = _with_me(block, uses, source)
+    return None if text is None else "write `" + text.replace(":self", ":me", 1) + "`"
 
 
 def _rewritten(block, uses, source: str) -> Optional[str]:
@@ -195,18 +201,9 @@ def _rewritten(block, uses, source: str) -> Optional[str]:
     when it is one short line; ``super`` has no such spelling)."""
     if any(isinstance(n, A.Super) for n in uses):
         return "a method built from a block has no super; send to the receiver argument instead"
-    a, b = block.span.start, block.span.end
-    text = source[a:b]
-    if "\n" in text or len(text) > _SHOWN:
+    text = _with_me(block, uses, source)
+    if text is None:
         return None
-    out = []
-    pos = a
-    for n in sorted(uses, key=lambda n: n.span.start):
-        out.append(source[pos : n.span.start])
-        out.append("me")
-        pos = n.span.end
-    out.append(source[pos:b])
-    text = "".join(out)
     inner = text[1:].lstrip()
     if block.parameters:
         inner = inner[1:] if inner.startswith(":") else inner

@@ -100,39 +100,35 @@ creation_cut_short_test_() ->
 %% killed between mnesia:create_schema/1 (which writes a fallback) and the
 %% first mnesia:start/0 (which installs it as schema.DAT)
 a_schema_not_yet_installed_is_finished() ->
-    Dir = cut_short_dir("fallback"),
-    StoreDir = filename:join(Dir, "store"),
-    ok = filelib:ensure_dir(filename:join(StoreDir, "x")),
-    application:load(mnesia),
-    ok = application:set_env(mnesia, dir, StoreDir),
-    ok = mnesia:create_schema([node()]),
+    {Dir, StoreDir} = schema_written("fallback"),
     ?assertNot(filelib:is_file(filename:join(StoreDir, "schema.DAT"))),
     opens_and_keeps(Dir).
 
 schema_without_tables_is_finished() ->
-    Dir = cut_short_dir("schema"),
-    StoreDir = filename:join(Dir, "store"),
-    ok = filelib:ensure_dir(filename:join(StoreDir, "x")),
-    application:load(mnesia),
-    ok = application:set_env(mnesia, dir, StoreDir),
-    ok = mnesia:create_schema([node()]),
+    {Dir, StoreDir} = schema_written("schema"),
     ok = mnesia:start(),
     stopped = mnesia:stop(),
     ?assert(filelib:is_file(filename:join(StoreDir, "schema.DAT"))),
     opens_and_keeps(Dir).
 
 tables_without_the_format_row_are_finished() ->
-    Dir = cut_short_dir("tables"),
-    StoreDir = filename:join(Dir, "store"),
-    ok = filelib:ensure_dir(filename:join(StoreDir, "x")),
-    application:load(mnesia),
-    ok = application:set_env(mnesia, dir, StoreDir),
-    ok = mnesia:create_schema([node()]),
+    {Dir, _StoreDir} = schema_written("tables"),
     ok = mnesia:start(),
     {atomic, ok} = mnesia:create_table(bt_meta, [{disc_copies, [node()]}, {attributes, [key, value]}]),
     {atomic, ok} = mnesia:create_table(bt_binding, [{disc_copies, [node()]}, {attributes, [key, value]}]),
     stopped = mnesia:stop(),
     opens_and_keeps(Dir).
+
+%% A store directory with Mnesia's schema as create_schema/1 leaves it (a
+%% fallback, installed by the first start).
+schema_written(What) ->
+    Dir = cut_short_dir(What),
+    StoreDir = filename:join(Dir, "store"),
+    ok = filelib:ensure_dir(filename:join(StoreDir, "x")),
+    application:load(mnesia),
+    ok = application:set_env(mnesia, dir, StoreDir),
+    ok = mnesia:create_schema([node()]),
+    {Dir, StoreDir}.
 
 cut_short_dir(What) ->
     _ = (catch gen_server:stop(beamtalk_store)),
