@@ -121,25 +121,13 @@ evaluation_done(Session, Bindings) ->
     end.
 
 %% While a new store is created (open/1), an input that changed no
-%% binding, noted nothing of its own and set no global has nothing to make
+%% binding, noted nothing and set no global has nothing to make
 %% durable: its reply need not wait for Mnesia (a new workspace's first
 %% `3 + 4`).  Everything else waits, so "durable before the reply" holds.
 nothing_to_commit(same) ->
-    state() =:= creating
-        andalso lists:all(fun moot_on_new_store/1, ets:tab2list(?PENDING))
+    state() =:= creating andalso ets:info(?PENDING, size) =:= 0
         andalso map_size(user_globals()) =:= 0;
 nothing_to_commit(_) -> false.
-
-%% A stdlib class's change note becomes the deletion of its row (class_op/2),
-%% and a new store has no rows: such a note (the boot defines DeadObject)
-%% is committed later with the rest, but nobody needs to wait for it.
-moot_on_new_store({{class, Name}, _}) ->
-    case beamtalk_class:entry(Name) of
-        #{stdlib := true} -> true;
-        #{protected := true} -> true;
-        _ -> false
-    end;
-moot_on_new_store(_) -> false.
 
 session_cleared(Session) -> evaluation_done(Session, #{}).
 
@@ -157,9 +145,16 @@ scratch(<<"bt@repl@e", Digits/binary>>) ->
 scratch(<<"bt@repl@", _/binary>>) -> true;
 scratch(_) -> false.
 
-%% @doc A class was (re)defined, changed or removed.
+%% @doc A class was (re)defined, changed or removed.  A stdlib class is
+%% never stored (class_op/2), so its changes are not noted: the boot's
+%% DeadObject used to leave a note that made a new workspace's first
+%% reply wait for its store.
 class_changed(Name) when is_atom(Name) ->
-    note({class, Name}, true);
+    case beamtalk_class:entry(Name) of
+        #{stdlib := true} -> ok;
+        #{protected := true} -> ok;
+        _ -> note({class, Name}, true)
+    end;
 class_changed(_) -> ok.
 
 %% @doc The watched roots changed (beamtalk_watch).
