@@ -266,3 +266,27 @@ def test_a_builder_block_whose_receiver_argument_is_named_self_is_told_to_rename
     d = first(src)
     assert d.message.startswith("`self` cannot name a block parameter; the block of addMethod:body:")
     assert d.hint == fixed
+
+
+@pytest.mark.parametrize(
+    "src, found, hint",
+    [
+        ("x := 1 +\n", "+", "the input ends after `+`"),
+        ("obj foo:", "foo:", "the input ends after `foo:`"),
+        (
+            "Object subclass: A\n  foo =>\n    ^1 +\n  bar => 2\n",
+            "+",
+            "the method body ends after `+`: the next line starts another method or declaration",
+        ),
+        (
+            "Object subclass: A\n  foo =>\n    ^1 +\nx := 3\n",
+            "+",
+            "the method body ends after `+`: the next line starts at column 1, which ends the class body",
+        ),
+    ],
+)
+def test_an_expression_cut_short_keeps_the_spec_message_and_says_where_it_stopped(src, found, hint):
+    d = first(src)
+    assert d.message == f"Unexpected token: expected expression, found {found}"
+    assert d.hint is not None and d.hint.startswith(hint)
+    assert src[d.span.start : d.span.end] == found

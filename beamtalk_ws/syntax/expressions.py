@@ -501,7 +501,7 @@ class ExpressionParser(Cursor):
         k = K[i]
         if self.in_class and self.NL[i] and i != self.stmt_start and self.depth == self.base and self.body_ends_at(i):
             # the method body (or state default) ends here: like end of input
-            self.error(f"Unexpected token: expected expression, found {self.tok_text(i - 1)}", i - 1)
+            self.ended_body(i)
         if k is K_IDENT:
             V = self.V
             name = V[i]
