@@ -290,3 +290,41 @@ def test_an_expression_cut_short_keeps_the_spec_message_and_says_where_it_stoppe
     assert d.message == f"Unexpected token: expected expression, found {found}"
     assert d.hint is not None and d.hint.startswith(hint)
     assert src[d.span.start : d.span.end] == found
+
+
+@pytest.mark.parametrize(
+    "src, message, hint",
+    [
+        (
+            "Animal := Object subclass: Animal\n",
+            "Assignment target must be an identifier or field access",
+            "a class definition binds its name itself: write `Object subclass: Animal` without `Animal :=`",
+        ),
+        (
+            "Foo := 3\n",
+            "Assignment target must be an identifier or field access",
+            "Foo starts with an upper-case letter, so it names a class or global; "
+            "variables start with a lower-case letter (foo := …)",
+        ),
+        (
+            "Object subclass: Animal\n  state: name := \"x\"\n",
+            "Unexpected token: expected expression, found :=",
+            "a state default is written with `=`: state: name = value",
+        ),
+        (
+            "Object subclass: Animal [\n  speak => 1\n]\n",
+            "Unexpected '[' after the class name Animal",
+            "a class body has no brackets",
+        ),
+    ],
+)
+def test_smalltalk_habits_in_declarations_get_a_hint(src, message, hint):
+    d = first(src)
+    assert d.message == message
+    assert d.hint is not None and d.hint.startswith(hint)
+
+
+def test_a_system_name_assignment_keeps_its_own_message_without_a_hint():
+    d = first("Transcript := 4\n")
+    assert d.message == "Transcript is a system name and cannot be shadowed"
+    assert d.hint is None

@@ -16,6 +16,7 @@ from .cursor import (
     _tnew,
     A,
     CLASS_MODIFIERS,
+    K_ASSIGN,
     K_BANG,
     K_BINOP,
     K_CARET,
@@ -26,6 +27,7 @@ from .cursor import (
     K_FATARROW,
     K_IDENT,
     K_KEYWORD,
+    K_LBRACKET,
     K_PERIOD,
     K_PIPE,
     Optional,
@@ -200,6 +202,14 @@ class DeclarationParser(LiteralParser):
             )
         name = V[self.i]
         self.i += 1
+        if K[self.i] is K_LBRACKET and not self.NL[self.i]:
+            # Pharo/GNU Smalltalk's ``Object subclass: Foo [ … ]``
+            self.error(
+                f"Unexpected '[' after the class name {name}",
+                self.i,
+                hint=f"a class body has no brackets: the declarations and methods follow on the "
+                f"next lines, indented (`Object subclass: {name}` ⏎ `  speak => …`)",
+            )
         state = []
         class_state = []
         methods = []
@@ -328,6 +338,12 @@ class DeclarationParser(LiteralParser):
                 self.lex_error(i)
             self.error(f"Expected slot name after {which}", i if K[i] is not K_EOF else start)
         default = None
+        if K[self.i] is K_ASSIGN:
+            self.error(
+                "Unexpected token: expected expression, found :=",
+                self.i,
+                hint=f"a {which[:-1]} default is written with `=`: {which} {name} = value",
+            )
         if K[self.i] is K_BINOP and V[self.i] == "=":
             self.i += 1
             self.in_class = True

@@ -110,6 +110,19 @@ class ExpressionParser(Cursor):
             return self.parse_expect()
         return self.parse_assignment()
 
+    def bad_target_hint(self, name: str, i: int):
+        """The hint for ``Name := …`` at token i (see _bad_target_hint)."""
+        j = i + 2
+        K = self.K
+        defines = (
+            K[j] is K_IDENT
+            and K[j + 1] is K_KEYWORD
+            and self.V[j + 1] == "subclass:"
+            and K[j + 2] is K_IDENT
+            and self.V[j + 2] == name
+        )
+        return _bad_target_hint(name, defines)
+
     def parse_expect(self):
         i = self.i
         self.i += 1
@@ -137,7 +150,7 @@ class ExpressionParser(Cursor):
             except KeyError:
                 cls = _name_node(name)
             if cls is not _Variable:
-                self.error(_bad_target(name), i)
+                self.error(_bad_target(name), i, self.bad_target_hint(name, i))
             lhs = _tnew(_Variable, (name, self.S[i], self.E[i], self.T))
             self.i = i + 2
             j = self.i
@@ -642,6 +655,18 @@ class ExpressionParser(Cursor):
         self.depth -= 1
         return _tnew(_Block, (tuple(params), tuple(body), self.S[start], self.E[i - 1], self.T))
 
+
+
+def _bad_target_hint(name: str, defines_class: bool):
+    """Why an upper-case name cannot be assigned, and what to write."""
+    if name in SYSTEM_NAMES or name == "super":
+        return None
+    if defines_class:
+        return f"a class definition binds its name itself: write `Object subclass: {name}` without `{name} :=`"
+    return (
+        f"{name} starts with an upper-case letter, so it names a class or global; "
+        f"variables start with a lower-case letter ({name[0].lower() + name[1:]} := …)"
+    )
 
 
 def _bad_target(name: str) -> str:
