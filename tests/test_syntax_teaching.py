@@ -328,3 +328,20 @@ def test_a_system_name_assignment_keeps_its_own_message_without_a_hint():
     d = first("Transcript := 4\n")
     assert d.message == "Transcript is a system name and cannot be shadowed"
     assert d.hint is None
+
+
+def test_a_method_header_without_its_arrow_is_reported_in_the_class_body():
+    src = "Object subclass: A\n  state: n = 0\n  speak\n    ^1\n"
+    module, ds = parse_with_diagnostics(src)
+    assert [d.message for d in ds] == [
+        "Expected a method definition (pattern => body), state: or classState: in the class body"
+    ]
+    assert ds[0].hint == "a method header ends with `=>`: `speak => …`"
+    assert src[ds[0].span.start : ds[0].span.end] == "speak"
+    cls = module.items[0]
+    assert cls.name == "A" and [s.name for s in cls.state] == ["n"]
+
+
+def test_an_indented_assignment_after_a_class_is_not_taken_for_a_method_header():
+    _m, ds = parse_with_diagnostics("Object subclass: A\n  x := 3\n")
+    assert all("method header" not in (d.hint or "") for d in ds)

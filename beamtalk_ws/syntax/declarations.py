@@ -263,6 +263,8 @@ class DeclarationParser(LiteralParser):
                     e = self.i
                     after_col0_method = K[e] is not K_EOF and self.NL[e] and self.source[self.S[e] - 1] == "\n"
                     continue
+                if k is K_IDENT and self.NL[i] and not self.at_col1(i) and (self.NL[i + 1] or K[i + 1] is K_EOF):
+                    self.missing_arrow(i)
                 break
         finally:
             self.in_class, self.base, self.in_method = saved
@@ -280,6 +282,21 @@ class DeclarationParser(LiteralParser):
             self.E[self.i - 1],
             self.T,
         ))
+
+    def missing_arrow(self, i: int):
+        """An indented line of one identifier in a class body: a unary
+        method header without its ``=>`` (``speak`` ⏎ ``^1``, as Pharo's
+        browser shows methods).  Without this it ends the class and becomes
+        a top-level statement,
+        reported later as an undefined variable.  Reported, not raised: the
+        class keeps the items before it."""
+        line_end = self.source.find("\n", self.S[i])
+        header = self.source[self.S[i] : line_end if line_end >= 0 else len(self.source)].rstrip()
+        self.report(
+            "Expected a method definition (pattern => body), state: or classState: in the class body",
+            i,
+            hint=f"a method header ends with `=>`: `{header} => …`",
+        )
 
     def expect_before_item(self, i: int) -> bool:
         """``@expect cat`` at token i followed by a class-body declaration?"""
