@@ -345,3 +345,20 @@ def test_a_method_header_without_its_arrow_is_reported_in_the_class_body():
 def test_an_indented_assignment_after_a_class_is_not_taken_for_a_method_header():
     _m, ds = parse_with_diagnostics("Object subclass: A\n  x := 3\n")
     assert all("method header" not in (d.hint or "") for d in ds)
+
+
+@pytest.mark.parametrize(
+    "src, message, hint",
+    [
+        ("#(1 2 3)", "Expected ')' to close list literal", "elements are separated by commas: #(1, 2, 3)"),
+        ("#($a $b) size", "Expected ')' to close list literal", "elements are separated by commas: #($a, $b)"),
+        ("#[1 2]", "Expected ']' to close array literal", "elements are separated by commas: #[1, 2]"),
+        ("#(#a #b)", "Expected ')' to close list literal", "elements are separated by commas: #(#a, #b)"),
+        ("#(1 + 2 3)", "Expected ')' to close list literal", "elements are separated by commas, as in #(1, 2, 3)"),
+        ("#{#a => 1 #b => 2}", "Expected '}' to close map literal", "elements are separated by commas, as in #{#a => 1, #b => 2}"),
+        ("#(1\n 2)", "Expected ')' to close list literal", None),
+    ],
+)
+def test_literal_elements_without_commas_keep_the_spec_message_with_the_commas_shown(src, message, hint):
+    d = first(src)
+    assert (d.message, d.hint) == (message, hint)

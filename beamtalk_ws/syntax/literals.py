@@ -22,6 +22,7 @@ from .cursor import (
     _VariablePattern,
     _WildcardPattern,
     K_BINOP,
+    K_CHAR,
     K_EOF,
     K_ERROR,
     K_FATARROW,
@@ -38,8 +39,13 @@ from .cursor import (
     K_SEMI,
     K_STR_END,
     K_STR_SEG,
+    K_STRING,
+    K_SYMBOL,
 )
 from .expressions import ExpressionParser
+
+#: tokens that can start an element written after another without a comma
+_ELEMENT_STARTS = frozenset((K_INT, K_FLOAT, K_STRING, K_SYMBOL, K_CHAR, K_IDENT))
 
 
 class LiteralParser(ExpressionParser):
@@ -101,9 +107,34 @@ class LiteralParser(ExpressionParser):
 
     def close_literal(self, closer, message: str, start: int) -> None:
         if self.K[self.i] != closer:
+            self.missing_comma(closer, message, start)
             self.close_error(message, start)
         self.i += 1
         self.depth -= 1
+
+    def missing_comma(self, closer, message: str, start: int) -> None:
+        """Elements written without commas, as in Pharo's ``#(1 2 3)``:
+        keep the spec's message, and show the literal with commas."""
+        K = self.K
+        i = self.i
+        if self.NL[i] or K[i] not in _ELEMENT_STARTS:
+            return
+        # the literal's tokens up to its closer on this line, one per element
+        j = start + 1
+        parts = []
+        while K[j] is not closer:
+            if K[j] not in _ELEMENT_STARTS or (j > start + 1 and self.NL[j]) or len(parts) > 8:
+                parts = None
+                break
+            parts.append(self.tok_text(j))
+            j += 1
+        opener = self.tok_text(start)
+        if parts:
+            hint = "elements are separated by commas: " + opener + ", ".join(parts) + self.tok_text(j)
+        else:
+            example = {"#(": "#(1, 2, 3)", "#[": "#[1, 2, 3]"}.get(opener, "#{#a => 1, #b => 2}")
+            hint = "elements are separated by commas, as in " + example
+        self.error(message, i, hint)
 
     def parse_list(self):
         K = self.K
