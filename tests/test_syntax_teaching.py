@@ -278,6 +278,7 @@ def test_a_builder_block_whose_receiver_argument_is_named_self_is_told_to_rename
             "+",
             "the method body ends after `+`: the next line starts another method or declaration",
         ),
+        ("Object subclass: A\n  foo => 1 +\n", "+", "the input ends after `+`"),
         (
             "Object subclass: A\n  foo =>\n    ^1 +\nx := 3\n",
             "+",

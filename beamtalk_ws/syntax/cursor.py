@@ -246,11 +246,7 @@ class Cursor:
             j = i - 1 if i > 0 else i
             if K[j] is K_EOF:
                 self.error("Unexpected end of input: expected expression", j)
-            self.error(
-                f"Unexpected token: expected expression, found {self.tok_text(j)}",
-                j,
-                f"the input ends after `{self.tok_text(j)}`: an expression must follow it",
-            )
+            self.ended_body(i)
         self.teach_comma(i)
         if K[i] is K_KEYWORD and self.NL[i] and i > 0:
             # spec §3.1: the first keyword of a message must be on its
@@ -273,20 +269,18 @@ class Cursor:
         self.error(f"Unexpected token: expected expression, found {text}", i, hint)
 
     def ended_body(self, i: int):
-        """Raise "expected expression" at token i - 1 for a method body (or
-        state default) that ends at token i, which starts the next line:
-        the spec reports the previous token, as at the end of input; the
-        hint says why the expression stops there."""
+        """Raise "expected expression" at token i - 1 for an expression cut
+        short by token i: the end of input, or the next line that ends a
+        method body (or state default).  The spec reports the previous
+        token; the hint says why the expression stops there."""
         prev = self.tok_text(i - 1)
-        if self.source[self.S[i] - 1] == "\n":
-            why = "the next line starts at column 1, which ends the class body"
+        if self.K[i] is K_EOF:
+            hint = f"the input ends after `{prev}`: an expression must follow it"
+        elif self.source[self.S[i] - 1] == "\n":
+            hint = f"the method body ends after `{prev}`: the next line starts at column 1, which ends the class body"
         else:
-            why = "the next line starts another method or declaration"
-        self.error(
-            f"Unexpected token: expected expression, found {prev}",
-            i - 1,
-            f"the method body ends after `{prev}`: {why}",
-        )
+            hint = f"the method body ends after `{prev}`: the next line starts another method or declaration"
+        self.error(f"Unexpected token: expected expression, found {prev}", i - 1, hint)
 
     def teach_comma(self, i: int) -> None:
         """Token i is a ``,`` between two expressions where no literal
