@@ -11,7 +11,9 @@ Reports
   - "dense": the same constructs with no comments and no blank lines
     (8.9 tokens per line, against 5.5 in the stdlib) — a worst case;
   and one real corpus: "stdlib", the project's own ``stdlib/*.bt`` and
-  ``stdlib/test/*.bt``, one parse per file;
+  ``stdlib/test/*.bt``, one parse per file; and "dense-200", the dense text
+  cut to 200 lines and parsed once per 200 lines of the dense file (the same
+  work per line in smaller parses: what holding a whole file costs);
 * the median time to parse a one-line expression — target <= 0.1 ms;
 * tokens per second, lexing alone, for reference.
 
@@ -274,6 +276,10 @@ def main() -> int:
             "mixed": [generate(args.lines, MIXED_TEMPLATE)],
             "dense": [generate(args.lines, DENSE_TEMPLATE)],
             "stdlib": stdlib_sources(),
+            # the dense text in files of 200 lines: what the whole-file
+            # parse's memory costs (see the README, "the remaining gap is
+            # memory, not instructions")
+            "dense-200": [generate(200, DENSE_TEMPLATE)] * (args.lines // 200),
         },
         args.repeat,
     )
@@ -306,6 +312,10 @@ def main() -> int:
         f"{ref['lines_per_s_median']:,.0f} lines/s median; ours parses "
         + ", ".join(f"{name} {result[name]['vs_reference']:.2f}x" for name in ("mixed", "dense", "stdlib"))
         + " as many lines/s"
+    )
+    print(
+        f"the dense text as {result['dense-200']['files']} files of 200 lines: "
+        f"{result['dense-200']['vs_reference']:.2f}x tokenize (same rounds; no target)"
     )
     print(
         f"dense parse vs Python's tokenize: {result['dense']['vs_reference']:.2f}x "
