@@ -228,3 +228,15 @@ async def test_a_new_workspace_creates_its_store_after_it_is_ready(own_ws, bt_ho
     finally:
         await c.close()
     assert list(bt_home.glob("cache/stdlib/*/beamtalk_dispatch-*.cached")) == cached
+
+
+async def test_a_repl_that_starts_the_node_says_what_was_restored(own_ws):
+    """After a kill -9, `beamtalk repl` starts the node again: the user is
+    told what came back (as `workspace start` does), not left to guess."""
+    await set_up(own_ws)
+    kill9(own_ws)
+    r = run_beamtalk(["repl", "--workspace", own_ws.id], input="DurSeven\n")
+    assert r.returncode == 0, r.stderr
+    assert "Starting workspace" in r.stderr
+    assert "Restored 5 bindings, 2 classes, 1 global, 0 watches" in r.stderr, r.stderr
+    assert r.stdout.strip().endswith("7"), r.stdout

@@ -95,6 +95,24 @@ async def test_a_syntax_error_is_a_tool_error_with_the_repl_text(workspace, tmp_
         assert text_of(r) == "2"
 
 
+async def test_wrong_arguments_are_told_in_words_not_validator_dumps(workspace, tmp_path):
+    """An agent that leaves out or mistypes an argument is told which one and
+    what it takes, without pydantic's boilerplate and links."""
+    async with mcp_session(workspace, tmp_path) as s:
+        missing = await s.call_tool("eval", {})
+        typed = await s.call_tool("eval", {"code": 5})
+        wrong = await s.call_tool("revert", {"change_id": "abc"})
+        fine = await s.call_tool("eval", {"code": "3 + 4"})
+    for r in (missing, typed, wrong):
+        assert r.is_error
+        text = text_of(r)
+        assert "pydantic" not in text and "validation error" not in text and "[type=" not in text, text
+    assert text_of(missing) == "eval: the argument `code` is missing; eval takes code (a string, required)"
+    assert text_of(typed).startswith("eval: `code` must be a string"), text_of(typed)
+    assert text_of(wrong).startswith("revert: `change_id` must be an integer"), text_of(wrong)
+    assert text_of(fine) == "7"
+
+
 async def test_transcript_output_comes_with_the_call_that_wrote_it(workspace, tmp_path):
     async with mcp_session(workspace, tmp_path, "mcp-out") as s:
         r = await s.call_tool("eval", {"code": 'Transcript show: "hello"; cr. 42'})
@@ -269,11 +287,14 @@ async def test_changes_flush_and_revert_write_back_a_package(bt_home, tmp_path):
             assert not r.is_error, text_of(r)
             listing = text_of(await s.call_tool("changes", {}))
             assert "McpGreeter" in listing and "McpDrop" in listing
+            # the report's text, not its printString: no quotes around it
+            assert listing.startswith("1. ") and not listing.endswith('"'), listing
             drop_id = next(int(line.split(".")[0]) for line in listing.splitlines() if "McpDrop" in line)
             r = await s.call_tool("revert", {"change_id": drop_id})
             assert not r.is_error, text_of(r)
             r = await s.call_tool("flush", {})
             assert not r.is_error and "src/mcp_greeter.bt" in text_of(r), text_of(r)
+            assert text_of(r).startswith("Wrote "), text_of(r)
         written = (root / "src" / "mcp_greeter.bt").read_text()
         assert "/// Says hi." in written and "hi => #hi" in written
         assert not (root / "src" / "mcp_drop.bt").exists()

@@ -164,3 +164,17 @@ async def test_bare_command_words_get_the_hint(repl):
 async def test_unknown_command(repl):
     out = await run(repl, ":frobnicate")
     assert not out.ok and "Unknown command :frobnicate" in out.text
+
+
+async def test_a_command_on_the_line_after_a_class_runs_after_it(repl):
+    """`Object subclass: X` ... then `:bindings` at column 0 (as the
+    interactive REPL submits it): the class is defined, then the command
+    runs; both answers are shown."""
+    out = await run(repl, "Object subclass: CmdAfter\n  one => 1\n:help CmdAfter")
+    assert out.ok, out.text
+    assert out.text.startswith("CmdAfter\n"), out.text
+    assert "== CmdAfter < Object ==" in out.text, out.text
+    assert (await run(repl, "CmdAfter new one")).text == "1"
+    # a failing class does not run the command
+    bad = await run(repl, "Object subclass: CmdBad\n  one => 1 +\n:bindings")
+    assert not bad.ok and "bindings" not in bad.text, bad.text

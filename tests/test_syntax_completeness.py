@@ -13,6 +13,10 @@ SPEC_TABLE = [
     ("", "complete"),
     ("   ", "complete"),
     ("// just a comment", "complete"),
+    # a doc comment alone waits for what it documents
+    ("/// A greeter.", "incomplete"),
+    ("/// A greeter.\n/// Second line.", "incomplete"),
+    ("/// A greeter.\nObject subclass: G\n  hi => 1\n", "complete"),
     ("Counter >> reset => self.value := 0", "complete"),
     ('"a" , "b"', "invalid"),  # ',' is not an operator: parses badly → submit
     # unclosed brackets

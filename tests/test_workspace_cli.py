@@ -213,6 +213,28 @@ def test_piped_class_with_blank_lines_between_methods(own_workspace):
     assert out.stdout.splitlines() == ["Piped", "a Piped", "2"]
 
 
+def test_piped_doc_comment_and_a_command_right_after_a_class(own_workspace):
+    """A `///` line is the doc of the class below it (not an input of its
+    own that answers nil and loses the doc), and a `:command` at column 0
+    right after a class ends the class and runs as a command (it was glued
+    to the class and reported as a syntax error, losing the class)."""
+    script = textwrap.dedent("""\
+        /// Says hello.
+        Object subclass: PipedDoc
+          hi => "hi"
+        :bindings
+        :help PipedDoc
+        PipedDoc new hi
+        """)
+    out = run_beamtalk(["repl", "--workspace", own_workspace], input=script)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[:2] == ["PipedDoc", "No bindings."], lines
+    assert "Says hello." in out.stdout, out.stdout
+    assert lines[-1] == '"hi"', lines
+    assert "nil" not in lines and "Unexpected token" not in out.stdout, lines
+
+
 def test_missing_erlang_is_a_clear_error(bt_home, tmp_path):
     import sys
 

@@ -14,11 +14,12 @@ from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field, ValidationError
 
 from beamtalk_ws import __version__
 
-from .live import LiveWorkspace, ToolAnswer
+from .live import LiveWorkspace, ToolAnswer, unquote
 
 INSTRUCTIONS = """\
 Beamtalk is a Smalltalk on the Erlang BEAM. These tools drive one session of a
@@ -44,8 +45,57 @@ def _result(answer: ToolAnswer) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=answer.error)
 
 
+_KINDS = {"string": "a string", "integer": "an integer", "boolean": "true or false",
+          "number": "a number", "null": "null"}
+
+
+def _kind(schema: dict) -> str:
+    kinds = [_KINDS.get(s.get("type"), str(s.get("type"))) for s in schema.get("anyOf", [schema])
+             if s.get("type") not in (None, "null")]
+    return " or ".join(kinds) or "a value"
+
+
+def arguments_text(tool: str, schema: dict | None, error: ValidationError) -> str:
+    """What was wrong with a call's arguments, in words an agent acts on (the
+    SDK's text is pydantic's, with its error codes and a web link)."""
+    props = (schema or {}).get("properties", {})
+    required = set((schema or {}).get("required", []))
+    parts = []
+    for err in error.errors():
+        name = ".".join(str(p) for p in err["loc"])
+        if err["type"] == "missing":
+            parts.append(f"the argument `{name}` is missing")
+        elif err["type"].endswith(("_type", "_parsing")) and name in props:
+            parts.append(f"`{name}` must be {_kind(props[name])}, not {err.get('input')!r}")
+        else:
+            parts.append(f"`{name}`: {err['msg']}")
+    takes = ", ".join(f"{n} ({_kind(p)}{', required' if n in required else ''})" for n, p in props.items())
+    return f"{tool}: " + "; ".join(parts) + (f"; {tool} takes {takes}" if takes else f"; {tool} takes no arguments")
+
+
+class BeamtalkMCPServer(MCPServer):
+    async def call_tool(self, name, arguments, context=None):
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as e:
+            if isinstance(e.__cause__, ValidationError):
+                tool = self._tool_manager.get_tool(name)
+                raise ToolError(arguments_text(name, tool.parameters if tool else None, e.__cause__)) \
+                    from e.__cause__
+            raise
+
+
+def _report(answer: ToolAnswer) -> ToolAnswer:
+    """A report the node answers as a String (`Workspace changesReport`, `flush`):
+    its text, not its printString in quotes."""
+    if not answer.error and answer.data is not None and isinstance(answer.data.get("value"), str):
+        text = unquote(answer.data["value"])
+        return ToolAnswer(text, data={**answer.data, "value": text}, output=answer.output)
+    return answer
+
+
 def build_server(live: LiveWorkspace) -> MCPServer:
-    server = MCPServer("beamtalk", version=__version__, instructions=INSTRUCTIONS)
+    server = BeamtalkMCPServer("beamtalk", version=__version__, instructions=INSTRUCTIONS)
     reads = ToolAnnotations(read_only_hint=True)
 
     @server.tool(description=(
@@ -134,14 +184,14 @@ def build_server(live: LiveWorkspace) -> MCPServer:
         "REPL, compile_method, remove_method, ClassBuilder), one per line with its id, class, kind and "
         "target file. Nothing is pending outside a package."), annotations=reads)
     async def changes() -> CallToolResult:
-        return _result(await live.guarded(live.evaluate, "Workspace changesReport"))
+        return _result(_report(await live.guarded(live.evaluate, "Workspace changesReport")))
 
     @server.tool(description=(
         "Write every pending change into its src/ file, keeping the rest of each file (comments, order "
         "of methods) as it was. A file changed on disk since it was loaded is refused (tool error) and "
         "its changes stay pending."))
     async def flush() -> CallToolResult:
-        return _result(await live.guarded(live.evaluate, "Workspace flush"))
+        return _result(_report(await live.guarded(live.evaluate, "Workspace flush")))
 
     @server.tool(description=(
         "Drop one pending change (by the id `changes` lists) without writing it; the live class keeps "

@@ -53,7 +53,11 @@ async def open_client(
                 raise WorkspaceNotRunning(f"Workspace '{ws.id}' is not running.")
         say(f"Starting workspace '{ws.id}' ({ws.node_name})...")
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(None, lambda: launcher.start(ws, idle_timeout=idle_timeout))
+        started, _ = await loop.run_in_executor(None, lambda: launcher.start(ws, idle_timeout=idle_timeout))
+        if started.restored:
+            # What the store brought back (and what it could not), as
+            # `workspace start` says it: the user is not left to guess.
+            say(started.restored)
     try:
         client = await WorkspaceClient.connect(ws, session)
         client.started_node = info is None

@@ -88,6 +88,19 @@ class Repl:
         stripped = code.strip()
         if stripped.startswith(":"):
             return await self.command(stripped, on_output)
+        head, newline, last = stripped.rpartition("\n")
+        if newline and last.startswith(":"):
+            # A command at column 0 ends a multi-line input (`Object subclass:
+            # Foo` ... then `:bindings`): no Beamtalk line starts with `:`, so
+            # run the input, then the command, and show both answers.
+            first = await self.evaluate(head, on_output)
+            if not first.ok or first.quit:
+                return first
+            second = await self.command(last, on_output)
+            return Outcome(second.ok, "\n".join(t for t in (first.text, second.text) if t),
+                           quit=second.quit, kind=second.kind,
+                           warnings=first.warnings + second.warnings,
+                           notice=" ".join(n for n in (first.notice, second.notice) if n) or None)
         m = _FIRST_WORD.match(stripped)
         if m and m.group(1) in COMMAND_WORDS and not m.group(2).lstrip().startswith(":="):
             return Outcome(False, f"Hint: did you mean `:{m.group(1)}`? REPL commands start with `:`",

@@ -5,6 +5,9 @@ adapted to this project's indentation-preserving REPL, spec/repl.md §3.)
 
 * ``"incomplete"`` – wait for another line:
 
+  0. the input so far is only ``///`` doc-comment lines (they belong to
+     the class or method typed next);
+
   1. a string, quoted symbol or block comment is unterminated;
   2. a bracket ``( [ { #( #[ #{`` (or a string interpolation) is unclosed;
   3. the last token is a keyword, a binary operator, ``:=``, ``;``, ``^``, a
@@ -95,6 +98,10 @@ def completeness(text: str) -> str:
     """``'complete'``, ``'incomplete'`` or ``'invalid'`` (see module doc)."""
     if not text.strip():
         return COMPLETE
+    if all(line.lstrip().startswith("///") for line in text.splitlines() if line.strip()):
+        # A doc comment documents what follows it (a class or a method): alone
+        # it would be evaluated as nothing and its text lost.
+        return INCOMPLETE
     p = Parser(text)
     t = p.toks
     K = p.K
