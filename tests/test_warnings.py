@@ -86,6 +86,29 @@ def test_a_method_named_like_an_erlang_operator_is_a_located_warning():
     assert "perform: #+ withArguments:" in w
 
 
+def test_the_operator_warning_names_erlangs_operator_and_a_fitting_keyword():
+    """`=` is Erlang's `=:=` (spec semantics §6), and the suggested keyword
+    fits the operator (it used to suggest `plus:` for `=` and `<`)."""
+    c = compile_input("Value subclass: Pq\n  state: x = 0\n  = other => true\n  < other => false")
+    assert len(c.warnings) == 2
+    eq, lt = c.warnings
+    assert "`a = b` compiles to Erlang's =:= and never sends this method" in eq
+    assert "`equals:`" in eq and "plus:" not in eq
+    assert "`lessThan:`" in lt and "plus:" not in lt
+
+
+def test_pharos_print_on_is_a_located_warning():
+    """printString, the REPL and interpolation never send `printOn:` (spec
+    semantics §11.1: classes override printString): without a warning the
+    class silently keeps printing as `a Pt`."""
+    c = compile_input("Object subclass: Pp\n  state: x = 0\n  printOn: aStream => aStream nextPutAll: \"P\"")
+    assert len(c.warnings) == 1
+    w = c.warnings[0]
+    assert w.startswith("<input>:3:3: warning: printString never sends printOn:")
+    assert "override printString" in w
+    assert compile_input("Object subclass: Pp2\n  printString => ^\"P\"").warnings == []
+
+
 def test_operator_methods_with_a_primitive_body_and_sent_operators_are_not_warned():
     """The stdlib's `+`, `<`, ... are primitives that exist for `perform:`;
     `>>` is sent as a message."""

@@ -2,7 +2,7 @@
 
 Warnings never stop an input from running; the REPL shows them as `⚠` lines
 and `--json` replies carry them as `"warnings"` (DESIGN §3).  Today there are
-six:
+seven:
 - statements after a `^`, which can never run (spec semantics §4.6);
 - a method named like an operator that compiles to Erlang's own (`+`, `<`,
   `=`, ...), which `a + b` never sends (§4.4, §6);
@@ -11,6 +11,8 @@ six:
 - `3-2`, which spec syntax §2 reads as two expressions;
 - a `doesNotUnderstand:` of one argument (Pharo's spelling), which a failed
   lookup never calls (it calls `doesNotUnderstand:args:`, §4.2);
+- a `printOn:` method (Pharo's spelling), which `printString` never sends
+  (classes override `printString`, §11.1);
 - at the REPL, a block kept in a session variable that assigns a session
   variable: a later input that runs it will not see the assignment, because
   the block is an escaped block (README "Blocks that assign outer
@@ -25,9 +27,14 @@ from beamtalk_ws.syntax.diagnostics import Diagnostic
 
 #: binary operators compiled straight to Erlang (spec semantics §6): `a + b`
 #: is Erlang's `+` whatever `a` is, so a method of that name is reached
-#: only by `perform:`
-ERLANG_OPERATORS = frozenset(("+", "-", "*", "/", "%", "**", "++", "->", "==", "/=", "=:=", "=/=", "=",
-                              "<", ">", "<=", ">="))
+#: only by `perform:`; each with the keyword name the warning suggests
+OPERATOR_KEYWORDS = {"+": "plus:", "-": "minus:", "*": "times:", "/": "dividedBy:", "%": "rem:",
+                     "**": "raisedTo:", "++": "concat:", "->": "pairWith:", "==": "equals:",
+                     "/=": "differsFrom:", "=:=": "equals:", "=/=": "differsFrom:", "=": "equals:",
+                     "<": "lessThan:", ">": "greaterThan:", "<=": "atMost:", ">=": "atLeast:"}
+ERLANG_OPERATORS = frozenset(OPERATOR_KEYWORDS)
+#: what each operator is in Erlang, where the spelling differs (`=` is `=:=`)
+_ERLANG_SPELLING = {"=": "=:=", "<=": "=<", "%": "rem", "**": "math:pow"}
 
 
 def warnings(items) -> list[Diagnostic]:
@@ -42,6 +49,7 @@ def warnings(items) -> list[Diagnostic]:
                 _sequence(node.body, out)
                 _operator_method(node, out)
                 _pharo_dnu(node, out)
+                _pharo_print_on(node, out)
             elif isinstance(node, ast.Block):
                 _sequence(node.body, out)
     return out
@@ -142,10 +150,23 @@ def _operator_method(method, out) -> None:
     s = method.span
     where = s if method.class_side else Span(s.start, s.start + len(sel), s.line, s.col)
     out.append(Diagnostic(
-        f"`a {sel} b` compiles to Erlang's {sel} and never sends this method",
+        f"`a {sel} b` compiles to Erlang's {_ERLANG_SPELLING.get(sel, sel)} and never sends this method",
         where, severity="warning",
         hint=f"reach it with `a perform: #{sel} withArguments: #(b)`, or give it a keyword name "
-             f"(such as `plus:`) and send that"))
+             f"(such as `{OPERATOR_KEYWORDS[sel]}`) and send that"))
+
+
+def _pharo_print_on(method, out) -> None:
+    """`printOn: aStream` as Pharo spells it: `printString`, `displayString`,
+    interpolation and the REPL never send it (spec semantics §11.1: classes
+    override `printString`), so the class still prints as `a Foo`."""
+    if method.selector == "printOn:" and not method.class_side:
+        s = method.span
+        out.append(Diagnostic(
+            "printString never sends printOn: (there is no write stream to print on), "
+            "so this method does not change how the object prints",
+            Span(s.start, s.start + len(method.selector), s.line, s.col), severity="warning",
+            hint='override printString instead, answering the text: `printString => ^"Point({self.x}, {self.y})"`'))
 
 
 def session_warnings(statements, bound) -> list[Diagnostic]:
