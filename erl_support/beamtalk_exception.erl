@@ -88,7 +88,7 @@ no_match(Value) ->
 
 %% @doc The does-not-understand error (spec §4.2).
 dnu(ClassName, Selector) ->
-    dnu(ClassName, Selector, <<"Check spelling or use 'respondsTo:' to verify method exists">>).
+    dnu(ClassName, Selector, beamtalk_selector_hint:hint(ClassName, Selector)).
 
 dnu(ClassName, Selector, Hint) ->
     raise(does_not_understand, ClassName, Selector,
