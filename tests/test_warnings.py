@@ -176,3 +176,23 @@ def test_a_field_change_an_object_method_cannot_hand_back_is_a_located_warning()
 def test_actors_keep_their_field_changes_and_are_not_warned():
     src = "Actor subclass: Acc\n  state: n = 0\n  bump => self.n := self.n + 1. ^self.n + 0"
     assert compile_input(src).warnings == []
+
+
+def test_pharos_integer_division_is_a_comment_and_a_located_warning():
+    """`7 // 2` is `7` and a comment (spec syntax §1): the value would
+    silently be 7.  A comment of words after a statement is not warned."""
+    c = compile_input("x := 7 // 2")
+    assert len(c.warnings) == 1
+    w = c.warnings[0]
+    assert w.startswith("<input>:1:8: warning: `// 2` is a comment: Beamtalk has no // operator")
+    assert "`7 div: 2`" in w
+    assert len(compile_input("n := 4. 9 // n").warnings) == 1
+    assert compile_input("x := 3 // the count").warnings == []
+    assert compile_input("x := 3 // todo").warnings == []
+    assert compile_input("x := 3 // 2 items left").warnings == []
+
+
+async def test_integer_division_comment_keeps_the_spec_value(repl):
+    out = await repl.evaluate("7 // 2")
+    assert out.ok and out.text == "7"
+    assert out.warnings and "`// 2` is a comment" in out.warnings[0]

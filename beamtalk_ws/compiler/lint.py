@@ -21,6 +21,8 @@ seven:
 
 from __future__ import annotations
 
+import re
+
 from beamtalk_ws.syntax import ast
 from beamtalk_ws.syntax.ast import Span
 from beamtalk_ws.syntax.diagnostics import Diagnostic
@@ -192,6 +194,42 @@ def session_warnings(statements, bound) -> list[Diagnostic]:
                 st.value.span, severity="warning",
                 hint="Within this input the assignment is seen; across inputs keep the state in an "
                      "object or an actor (or in the block's answer)"))
+    return out
+
+
+#: a line comment that holds just a number or a name: `7 // 2` written as
+#: Pharo's integer division
+_DIVISION_COMMENT = re.compile(r"[ \t]*//[ \t]*(-?[0-9][0-9A-Za-z_.]*|[a-z_][A-Za-z0-9_]*)[ \t]*(?:\n|$)")
+
+
+def division_comment_warnings(statements, source: str, bound) -> list[Diagnostic]:
+    """`7 // 2` at the REPL: by spec syntax §1 `//` starts a comment, so the
+    value is silently 7.  Warned when the comment after a top-level statement
+    is only a number or a name the input knows (a comment of words is left
+    alone)."""
+    names = set(bound)
+    for st in statements:
+        if isinstance(st, ast.Assignment) and isinstance(st.target, ast.Variable):
+            names.add(st.target.name)
+    out: list[Diagnostic] = []
+    for st in statements:
+        if isinstance(st, (ast.ClassDef, ast.StandaloneMethod)):
+            continue
+        m = _DIVISION_COMMENT.match(source, st.span.end)
+        if not m or not (m.group(1)[0] in "-0123456789" or m.group(1) in names):
+            continue
+        expr = st.value if isinstance(st, ast.Assignment) else st
+        left = source[expr.span.start:expr.span.end]
+        left = left if len(left) <= 30 and "\n" not in left else "a"
+        start = source.index("//", st.span.end)
+        line = source.count("\n", 0, start) + 1
+        col = start - (source.rfind("\n", 0, start) + 1) + 1
+        out.append(Diagnostic(
+            f"`// {m.group(1)}` is a comment: Beamtalk has no // operator, so the value is the "
+            f"expression before it",
+            Span(start, start + 2, line, col), severity="warning",
+            hint=f"divide with `div:` (truncating: `{left} div: {m.group(1)}`), `/` (a Float) or take the "
+                 f"remainder with `%`"))
     return out
 
 
