@@ -32,6 +32,10 @@ elsewhere(S) when S =:= 'trimSeparators'; S =:= 'trimBoth' ->
     <<"a String answers trim (and trimLeft, trimRight)">>;
 elsewhere('occurrencesOf:') ->
     <<"count the matches: (c select: [:x | x = item]) size">>;
+elsewhere('allButFirst') ->
+    <<"rest answers all but the first element (drop: n all but the first n)">>;
+elsewhere('allButLast') ->
+    <<"take: c size - 1 answers all but the last element">>;
 elsewhere('asSet') ->
     <<"make a Set with Set withAll: aList">>;
 elsewhere('asOrderedCollection') ->
