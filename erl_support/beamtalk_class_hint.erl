@@ -3,7 +3,7 @@
 %% the known name closest to a misspelt one (`Dictonary` -> Dictionary).
 %% Only the error path calls it.
 -module(beamtalk_class_hint).
--export([hint/1]).
+-export([hint/1, distance/2]).
 
 -spec hint(atom() | binary()) -> binary() | nil.
 hint(Name) ->
@@ -46,7 +46,7 @@ nearest(N) ->
         [] -> nil
     end.
 
-%% Levenshtein distance of two short binaries.
+%% @doc Levenshtein distance of two short binaries (also beamtalk_selector_hint's).
 distance(A, B) ->
     Bs = binary_to_list(B),
     First = lists:seq(0, length(Bs)),

@@ -68,7 +68,7 @@ registry_call({remove_method, Name, Sel, ClassSide}) ->
     do_remove_method(Name, Sel, ClassSide).
 
 do_remove_method(Name, Sel, ClassSide) ->
-    E = editable_entry(Name, "remove methods from"),
+    E = editable_entry(Name, "remove methods from", {Sel, ClassSide}),
     Key = case ClassSide of true -> class_methods; false -> methods end,
     Table = maps:get(Key, E),
     maps:is_key(Sel, Table) orelse
@@ -79,12 +79,13 @@ do_remove_method(Name, Sel, ClassSide) ->
     MI = maps:get(method_info, E, #{}),
     E1 = E#{Key => maps:remove(Sel, Table),
             method_info => maps:remove({Sel, ClassSide}, MI),
-            sealed_methods => lists:delete(Sel, maps:get(sealed_methods, E, []))},
+            sealed_methods => lists:delete(Sel, maps:get(sealed_methods, E, [])),
+            extensions => lists:delete({Sel, ClassSide}, maps:get(extensions, E, []))},
     store_edited(Name, E1).
 
 do_add_method(Name, Sel, Method, Info) ->
-    E = editable_entry(Name, "add methods to"),
     ClassSide = maps:get(class_side, Info, false) =:= true,
+    E = extendable_entry(Name, Sel, ClassSide),
     Super = maps:get(superclass, E),
     ClassSide orelse beamtalk_class_desc:check_sealed_methods(Name, #{methods => #{Sel => Method}}, Super, false),
     E1 = case ClassSide of
@@ -101,16 +102,62 @@ do_add_method(Name, Sel, Method, Info) ->
     store_edited(Name, E2).
 
 %% The entry of a class whose methods may be edited: it exists and is not a
-%% stdlib class (Action says what was refused).
-editable_entry(Name, Action) ->
+%% stdlib class, or the method is an extension the user added to one
+%% (Action says what was refused).
+editable_entry(Name, Action, Key) ->
     E = case beamtalk_class:entry(Name) of
             undefined -> beamtalk_class:not_found(Name);
             E0 -> E0
         end,
-    maps:get(protected, E, false) andalso
-        raise_def(class_already_exists, Name,
-                  ["Cannot ", Action, " stdlib class '", to_bin(Name), "'"], nil),
+    maps:get(protected, E, false) andalso not lists:member(Key, maps:get(extensions, E, []))
+        andalso raise_def(class_already_exists, Name,
+                          ["Cannot ", Action, " stdlib class '", to_bin(Name), "'"],
+                          <<"only methods added with `", (to_bin(Name))/binary,
+                            " >> sel => ...` can be removed">>),
     E.
+
+%% The entry a method is added to.  A stdlib class takes extension methods
+%% (spec semantics 4.2: `Integer >> double => self * 2`): new selectors, or
+%% ones an earlier extension added; the stdlib's own methods stay as they are
+%% (replacing `printString` of Integer would change what every tool shows).
+%% The entry remembers its extensions so that they can be replaced and removed.
+extendable_entry(Name, Sel, ClassSide) ->
+    E = case beamtalk_class:entry(Name) of
+            undefined -> beamtalk_class:not_found(Name);
+            E0 -> E0
+        end,
+    case maps:get(protected, E, false) of
+        false -> E;
+        true ->
+            Key = {Sel, ClassSide},
+            Exts = maps:get(extensions, E, []),
+            Table = case ClassSide of
+                        true -> beamtalk_class:class_side_methods(Name);
+                        false -> beamtalk_class:instance_methods(Name)
+                    end,
+            (maps:is_key(Sel, Table) andalso not is_extension(Key, [Name | beamtalk_class:superclasses(Name)])) andalso
+                raise_def(class_already_exists, Name,
+                          ["Cannot replace the stdlib method ", to_bin(Name),
+                           case ClassSide of true -> " class"; false -> "" end,
+                           ">>", atom_to_binary(Sel)],
+                          <<"a stdlib class takes new methods (extensions), not changes to its own; "
+                            "give the method another name">>),
+            E#{extensions => lists:usort([Key | Exts])}
+    end.
+
+%% Whether the method Key that Names (a class and its superclasses) answers
+%% is one a user added: the nearest class defining it added it as an extension.
+is_extension(_Key, []) -> false;
+is_extension({Sel, ClassSide} = Key, [N | Rest]) ->
+    case beamtalk_class:entry(N) of
+        undefined -> false;
+        E ->
+            Own = maps:get(case ClassSide of true -> class_methods; false -> methods end, E),
+            case maps:is_key(Sel, Own) of
+                true -> lists:member(Key, maps:get(extensions, E, []));
+                false -> is_extension(Key, Rest)
+            end
+    end.
 
 %% Record an edited entry: the method set changed, so the class leaves the
 %% fast dispatch module until it is compiled from a file again.

@@ -33,7 +33,8 @@
 %%   declined it) let it pass; the mark is removed where the exception
 %%   leaves the process (actor replies, the workspace).
 %%
-%% Control terms and non-local returns (`{'$bt_nlr', Token, V}`) always pass
+%% Control terms and non-local returns (`{'$bt_nlr', Token, V}`, in an actor
+%% method `{'$bt_nlr', Token, V, State}`) always pass
 %% through `on_do/3` untouched; `ensure/2` runs its cleanup on every exit.
 -module(beamtalk_exception).
 
@@ -87,7 +88,7 @@ no_match(Value) ->
 
 %% @doc The does-not-understand error (spec §4.2).
 dnu(ClassName, Selector) ->
-    dnu(ClassName, Selector, <<"Check spelling or use 'respondsTo:' to verify method exists">>).
+    dnu(ClassName, Selector, beamtalk_selector_hint:hint(ClassName, Selector)).
 
 dnu(ClassName, Selector, Hint) ->
     raise(does_not_understand, ClassName, Selector,
@@ -329,6 +330,7 @@ static_ancestors(_) -> [].
 
 %% @doc Private control terms (non-local return, handler outcomes).
 is_control(throw, {'$bt_nlr', _, _}) -> true;
+is_control(throw, {'$bt_nlr', _, _, _}) -> true;    % from an actor method: with its state
 is_control(throw, {'$bt_ex_return', _, _}) -> true;
 is_control(throw, {'$bt_ex_retry', _}) -> true;
 is_control(throw, {'$bt_ex_resume', _, _}) -> true;

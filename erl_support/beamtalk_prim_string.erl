@@ -132,7 +132,11 @@ graphemes_counted(S, Sel) ->
 '>='(A, B) -> A >= B.
 
 type(S, Sel, Arg) ->
-    Expected = case Sel of 'at:' -> "an Integer"; _ -> "a String" end,
+    Expected = case {Sel, Arg} of
+                   {'at:', _} -> "an Integer";
+                   {_, <<>>} -> "a non-empty String";   % split: "", replaceAll: "" with:
+                   _ -> "a String"
+               end,
     beamtalk_rt:type_error(beamtalk_send:class_name(S), Sel, Arg, Expected,
                            iolist_to_binary(["Type error in '", atom_to_binary(Sel, utf8),
                                              "' on String"])).

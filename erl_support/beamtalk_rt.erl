@@ -13,7 +13,15 @@ concat(A, B) when is_list(A) ->
     type_error('List', '++', B, "a List", <<"Type error in '++' on List">>);
 concat(A, B) when is_binary(A) ->
     type_error('String', '++', B, "a String", <<"Type error in '++' on String">>);
-concat(A, B) -> erlang:error(badarg, [A, B]).
+concat(A, _B) ->
+    %% neither a String nor a List (a Symbol such as `C name`, a number):
+    %% Erlang's badarg would say nothing about what to do
+    Class = beamtalk_send:class_name(A),
+    Hint = iolist_to_binary(["'++' joins two Strings or two Lists; this receiver is ", short_print(A),
+                             " (", article(Class), "): convert it first (asString, printString)"]),
+    beamtalk_exception:raise(type_error, Class, '++',
+                             iolist_to_binary(["Type error in '++' on ", atom_to_binary(Class, utf8)]),
+                             Hint).
 
 %% @doc `#[a, b]`: an Array value wrapping an Erlang array.
 array_from_list(L) ->
@@ -34,14 +42,16 @@ out_of_bounds(Class, Sel, I, Size) ->
 %% argument should have been and what it was.
 type_error(Class, Sel, Arg, Expected, Message) ->
     Got = beamtalk_send:class_name(Arg),
-    Shown = beamtalk_print:print_string(Arg),
-    Short = case string:length(Shown) > 40 of
-                true -> [string:slice(Shown, 0, 40), "..."];
-                false -> Shown
-            end,
     Hint = iolist_to_binary(["'", atom_to_binary(Sel, utf8), "' expects ", Expected,
-                             " argument; this one is ", Short, " (", article(Got), ")"]),
+                             " argument; this one is ", short_print(Arg), " (", article(Got), ")"]),
     beamtalk_exception:raise(type_error, Class, Sel, Message, Hint).
+
+short_print(V) ->
+    Shown = beamtalk_print:print_string(V),
+    case string:length(Shown) > 40 of
+        true -> [string:slice(Shown, 0, 40), "..."];
+        false -> Shown
+    end.
 
 article(Class) ->
     Name = atom_to_binary(Class, utf8),

@@ -266,3 +266,19 @@ def test_unclosed_bracket_in_a_method_does_not_swallow_the_next_methods():
         (4, "Unexpected token: expected expression, found +"),
     ]
     assert [x.selector for x in m.items[0].methods] == ["ok"]
+
+
+def test_an_error_in_a_method_does_not_end_the_class_body():
+    """A broken method (a keyword on the next line, Pharo temporaries) is
+    skipped up to the next method: a period inside it used to end the class
+    body, and every later method was reported as outside a class."""
+    src = ("Actor subclass: Inv\n  state: items = #{}\n\n  add: x =>\n    (self.items includesKey: x)\n"
+           "      ifTrue: [^self error: \"dup\"].\n    self.items := self.items at: x put: 1.\n    ^x\n\n"
+           "  take: n =>\n    | item |\n    item := self.items at: n.\n    ^item\n\n"
+           "  value => ^self.items size\n\n  countWhere: aBlock =>\n    n := 0.\n    ^n\n")
+    found = diags(src)
+    assert [(d.span.line, d.message.split(":")[0]) for d in found] == [
+        (6, "a keyword message cannot start a line"),
+        (11, "Unexpected token")]
+    module, _ = parse_with_diagnostics(src)
+    assert [m.selector for m in module.items[0].methods] == ["value", "countWhere:"]

@@ -86,6 +86,29 @@ def test_a_method_named_like_an_erlang_operator_is_a_located_warning():
     assert "perform: #+ withArguments:" in w
 
 
+def test_the_operator_warning_names_erlangs_operator_and_a_fitting_keyword():
+    """`=` is Erlang's `=:=` (spec semantics §6), and the suggested keyword
+    fits the operator (it used to suggest `plus:` for `=` and `<`)."""
+    c = compile_input("Value subclass: Pq\n  state: x = 0\n  = other => true\n  < other => false")
+    assert len(c.warnings) == 2
+    eq, lt = c.warnings
+    assert "`a = b` compiles to Erlang's =:= and never sends this method" in eq
+    assert "`equals:`" in eq and "plus:" not in eq
+    assert "`lessThan:`" in lt and "plus:" not in lt
+
+
+def test_pharos_print_on_is_a_located_warning():
+    """printString, the REPL and interpolation never send `printOn:` (spec
+    semantics §11.1: classes override printString): without a warning the
+    class silently keeps printing as `a Pt`."""
+    c = compile_input("Object subclass: Pp\n  state: x = 0\n  printOn: aStream => aStream nextPutAll: \"P\"")
+    assert len(c.warnings) == 1
+    w = c.warnings[0]
+    assert w.startswith("<input>:3:3: warning: printString never sends printOn:")
+    assert "override printString" in w
+    assert compile_input("Object subclass: Pp2\n  printString => ^\"P\"").warnings == []
+
+
 def test_operator_methods_with_a_primitive_body_and_sent_operators_are_not_warned():
     """The stdlib's `+`, `<`, ... are primitives that exist for `perform:`;
     `>>` is sent as a message."""
@@ -153,3 +176,23 @@ def test_a_field_change_an_object_method_cannot_hand_back_is_a_located_warning()
 def test_actors_keep_their_field_changes_and_are_not_warned():
     src = "Actor subclass: Acc\n  state: n = 0\n  bump => self.n := self.n + 1. ^self.n + 0"
     assert compile_input(src).warnings == []
+
+
+def test_pharos_integer_division_is_a_comment_and_a_located_warning():
+    """`7 // 2` is `7` and a comment (spec syntax §1): the value would
+    silently be 7.  A comment of words after a statement is not warned."""
+    c = compile_input("x := 7 // 2")
+    assert len(c.warnings) == 1
+    w = c.warnings[0]
+    assert w.startswith("<input>:1:8: warning: `// 2` is a comment: Beamtalk has no // operator")
+    assert "`7 div: 2`" in w
+    assert len(compile_input("n := 4. 9 // n").warnings) == 1
+    assert compile_input("x := 3 // the count").warnings == []
+    assert compile_input("x := 3 // todo").warnings == []
+    assert compile_input("x := 3 // 2 items left").warnings == []
+
+
+async def test_integer_division_comment_keeps_the_spec_value(repl):
+    out = await repl.evaluate("7 // 2")
+    assert out.ok and out.text == "7"
+    assert out.warnings and "`// 2` is a comment" in out.warnings[0]

@@ -145,6 +145,10 @@ class Cells:
 
         def build(inner, fbody):
             inner.threads_state = STATE in w
+            # a field assigned in the block is put in the cell at once, so that
+            # it is kept when the block then raises and the send (on:do:)
+            # goes on
+            inner.state_cell = (key, w) if inner.threads_state else None
             start = [F.var(gen.fresh("W"), line) for _ in w]
             fbody.add(F.match(F.tuple_(start, line), rt(R.CELL, [key, captured], line), line))
             for name, var in zip(w, start):

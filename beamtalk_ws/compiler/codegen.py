@@ -245,6 +245,9 @@ class ExprGen:
                 raise GenError(f"cannot assign to field '{target.name}' inside a stored closure: "
                                f"the actor's state cannot be threaded through it", target)
             ctx.env[STATE] = body.bind(F.map_update(ctx.env[STATE], [(name, value)], line), line, hint="S")
+            if ctx.threads_state and ctx.state_cell is not None:
+                key, names = ctx.state_cell
+                body.add(F.call("erlang", "put", [key, F.tuple_([ctx.env[n] for n in names], line)], line))
         else:
             ctx.env["self"] = body.bind(F.map_update(ctx.env["self"], [(name, value)], line), line, hint="Self")
         return value

@@ -87,11 +87,12 @@ class Ctx:
     threads_state: bool = False     # inside a cell block (the actor state goes back through its cell)
     boxed: dict = field(default_factory=dict)  # name -> key form of a variable living in a cell (cells.py)
     scope: "Scope | None" = None    # the activation whose variables this code may box
+    state_cell: tuple | None = None  # (key form, names) of the cell block's cell (cells.py)
 
     def fork(self) -> "Ctx":
         """A branch of an inlined control structure."""
         return Ctx(dict(self.env), self.method, self.in_block, self.repl, self.nlr_token, True,
-                   self.threads_state, dict(self.boxed), self.scope)
+                   self.threads_state, dict(self.boxed), self.scope, self.state_cell)
 
     def block(self) -> "Ctx":
         """The body of a real closure."""

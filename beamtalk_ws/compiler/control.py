@@ -375,10 +375,10 @@ def inline_handler(node) -> str | None:
         return "to_do"
     if sel == "do:" and _is_block(args[0], 1):
         return "do_list"
-    if sel == "on:do:" and _is_block(node.receiver, 0) and _is_block(args[1]) and len(args[1].parameters) <= 1:
-        return "protected"
-    # ensure: / ifCurtailed: are not inlined: their blocks are closures whose
-    # assignments reach the method through its cells (cells.py).
+    # on:do: / ensure: / ifCurtailed: are not inlined: their blocks are
+    # closures whose assignments reach the method through its cells
+    # (cells.py), so an assignment made before the protected block raised is
+    # what the handler, a `retry` and the code after the message see.
     return None
 
 

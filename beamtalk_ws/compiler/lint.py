@@ -2,7 +2,7 @@
 
 Warnings never stop an input from running; the REPL shows them as `⚠` lines
 and `--json` replies carry them as `"warnings"` (DESIGN §3).  Today there are
-six:
+seven:
 - statements after a `^`, which can never run (spec semantics §4.6);
 - a method named like an operator that compiles to Erlang's own (`+`, `<`,
   `=`, ...), which `a + b` never sends (§4.4, §6);
@@ -11,6 +11,8 @@ six:
 - `3-2`, which spec syntax §2 reads as two expressions;
 - a `doesNotUnderstand:` of one argument (Pharo's spelling), which a failed
   lookup never calls (it calls `doesNotUnderstand:args:`, §4.2);
+- a `printOn:` method (Pharo's spelling), which `printString` never sends
+  (classes override `printString`, §11.1);
 - at the REPL, a block kept in a session variable that assigns a session
   variable: a later input that runs it will not see the assignment, because
   the block is an escaped block (README "Blocks that assign outer
@@ -19,15 +21,22 @@ six:
 
 from __future__ import annotations
 
+import re
+
 from beamtalk_ws.syntax import ast
 from beamtalk_ws.syntax.ast import Span
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
 #: binary operators compiled straight to Erlang (spec semantics §6): `a + b`
 #: is Erlang's `+` whatever `a` is, so a method of that name is reached
-#: only by `perform:`
-ERLANG_OPERATORS = frozenset(("+", "-", "*", "/", "%", "**", "++", "->", "==", "/=", "=:=", "=/=", "=",
-                              "<", ">", "<=", ">="))
+#: only by `perform:`; each with the keyword name the warning suggests
+OPERATOR_KEYWORDS = {"+": "plus:", "-": "minus:", "*": "times:", "/": "dividedBy:", "%": "rem:",
+                     "**": "raisedTo:", "++": "concat:", "->": "pairWith:", "==": "equals:",
+                     "/=": "differsFrom:", "=:=": "equals:", "=/=": "differsFrom:", "=": "equals:",
+                     "<": "lessThan:", ">": "greaterThan:", "<=": "atMost:", ">=": "atLeast:"}
+ERLANG_OPERATORS = frozenset(OPERATOR_KEYWORDS)
+#: what each operator is in Erlang, where the spelling differs (`=` is `=:=`)
+_ERLANG_SPELLING = {"=": "=:=", "<=": "=<", "%": "rem", "**": "math:pow"}
 
 
 def warnings(items) -> list[Diagnostic]:
@@ -42,6 +51,7 @@ def warnings(items) -> list[Diagnostic]:
                 _sequence(node.body, out)
                 _operator_method(node, out)
                 _pharo_dnu(node, out)
+                _pharo_print_on(node, out)
             elif isinstance(node, ast.Block):
                 _sequence(node.body, out)
     return out
@@ -142,10 +152,23 @@ def _operator_method(method, out) -> None:
     s = method.span
     where = s if method.class_side else Span(s.start, s.start + len(sel), s.line, s.col)
     out.append(Diagnostic(
-        f"`a {sel} b` compiles to Erlang's {sel} and never sends this method",
+        f"`a {sel} b` compiles to Erlang's {_ERLANG_SPELLING.get(sel, sel)} and never sends this method",
         where, severity="warning",
         hint=f"reach it with `a perform: #{sel} withArguments: #(b)`, or give it a keyword name "
-             f"(such as `plus:`) and send that"))
+             f"(such as `{OPERATOR_KEYWORDS[sel]}`) and send that"))
+
+
+def _pharo_print_on(method, out) -> None:
+    """`printOn: aStream` as Pharo spells it: `printString`, `displayString`,
+    interpolation and the REPL never send it (spec semantics §11.1: classes
+    override `printString`), so the class still prints as `a Foo`."""
+    if method.selector == "printOn:" and not method.class_side:
+        s = method.span
+        out.append(Diagnostic(
+            "printString never sends printOn: (there is no write stream to print on), "
+            "so this method does not change how the object prints",
+            Span(s.start, s.start + len(method.selector), s.line, s.col), severity="warning",
+            hint='override printString instead, answering the text: `printString => ^"Point({self.x}, {self.y})"`'))
 
 
 def session_warnings(statements, bound) -> list[Diagnostic]:
@@ -171,6 +194,42 @@ def session_warnings(statements, bound) -> list[Diagnostic]:
                 st.value.span, severity="warning",
                 hint="Within this input the assignment is seen; across inputs keep the state in an "
                      "object or an actor (or in the block's answer)"))
+    return out
+
+
+#: a line comment that holds just a number or a name: `7 // 2` written as
+#: Pharo's integer division
+_DIVISION_COMMENT = re.compile(r"[ \t]*//[ \t]*(-?[0-9][0-9A-Za-z_.]*|[a-z_][A-Za-z0-9_]*)[ \t]*(?:\n|$)")
+
+
+def division_comment_warnings(statements, source: str, bound) -> list[Diagnostic]:
+    """`7 // 2` at the REPL: by spec syntax §1 `//` starts a comment, so the
+    value is silently 7.  Warned when the comment after a top-level statement
+    is only a number or a name the input knows (a comment of words is left
+    alone)."""
+    names = set(bound)
+    for st in statements:
+        if isinstance(st, ast.Assignment) and isinstance(st.target, ast.Variable):
+            names.add(st.target.name)
+    out: list[Diagnostic] = []
+    for st in statements:
+        if isinstance(st, (ast.ClassDef, ast.StandaloneMethod)):
+            continue
+        m = _DIVISION_COMMENT.match(source, st.span.end)
+        if not m or not (m.group(1)[0] in "-0123456789" or m.group(1) in names):
+            continue
+        expr = st.value if isinstance(st, ast.Assignment) else st
+        left = source[expr.span.start:expr.span.end]
+        left = left if len(left) <= 30 and "\n" not in left else "a"
+        start = source.index("//", st.span.end)
+        line = source.count("\n", 0, start) + 1
+        col = start - (source.rfind("\n", 0, start) + 1) + 1
+        out.append(Diagnostic(
+            f"`// {m.group(1)}` is a comment: Beamtalk has no // operator, so the value is the "
+            f"expression before it",
+            Span(start, start + 2, line, col), severity="warning",
+            hint=f"divide with `div:` (truncating: `{left} div: {m.group(1)}`), `/` (a Float) or take the "
+                 f"remainder with `%`"))
     return out
 
 

@@ -339,7 +339,9 @@ class Cursor:
                 rel += 1
             elif k in _CLOSERS:
                 rel -= 1
-            elif (k is K_PERIOD or k is K_BANG) and rel <= 0:
+            elif (k is K_PERIOD or k is K_BANG) and rel <= 0 and not stop_at_methods:
+                # (in a class body the failed item is skipped whole: a period
+                # inside a broken method must not end the class body early)
                 i += 1
                 break
             i += 1

@@ -372,9 +372,21 @@ add_method_to_live_actors() ->
     s(C, stop).
 
 add_method_errors() ->
-    ?assertMatch(<<"Cannot add methods to stdlib class 'Integer'">>,
-                 ex_message(fun() -> beamtalk_class:add_method(g('Integer'), foo, {v, fun(_) -> 1 end},
+    %% a stdlib class takes extensions (new selectors), not changes to its own methods
+    ?assertMatch(<<"Cannot replace the stdlib method Integer>>printString">>,
+                 ex_message(fun() -> beamtalk_class:add_method(g('Integer'), printString, {v, fun(_) -> 1 end},
                                                                #{class_side => false}) end)),
+    ?assertMatch(<<"Cannot replace the stdlib method Integer>>isZero">>,
+                 ex_message(fun() -> beamtalk_class:add_method(g('Integer'), isZero, {v, fun(_) -> 1 end},
+                                                               #{class_side => false}) end)),
+    ok = beamtalk_class:add_method(g('Integer'), btTestExt, {v, fun(N) -> N * 2 end}, #{class_side => false}),
+    ?assertEqual(42, s(21, btTestExt)),
+    ok = beamtalk_class:add_method(g('Integer'), btTestExt, {v, fun(N) -> N * 3 end}, #{class_side => false}),
+    ?assertEqual(63, s(21, btTestExt)),
+    ok = beamtalk_class:remove_method('Integer', btTestExt, false),
+    ?assertEqual(does_not_understand, ex_kind(fun() -> s(21, btTestExt) end)),
+    ?assertMatch(<<"Cannot remove methods from stdlib class 'Integer'">>,
+                 ex_message(fun() -> beamtalk_class:remove_method('Integer', printString, false) end)),
     beamtalk_class:define(#{name => 'SealedBase', superclass => 'Object',
                             methods => #{fixed => {v, fun(_) -> 1 end}}, sealed_methods => [fixed]}),
     beamtalk_class:define(#{name => 'SealedChild', superclass => 'SealedBase'}),

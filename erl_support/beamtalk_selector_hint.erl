@@ -1,0 +1,111 @@
+%% @doc The hint of a "X does not understand 'sel'" error: the Beamtalk way to
+%% say what another Smalltalk's selector does (`copyFrom:to:` -> `from:to:`,
+%% `ifEmpty:` -> `isEmpty ifTrue:`), or the selector of the receiver's class
+%% closest to a misspelt one (`lenght` -> `length`).  Only the error path
+%% calls it, so it may look through the class's whole method table.
+-module(beamtalk_selector_hint).
+-export([hint/2]).
+
+-define(DEFAULT, <<"Check spelling or use 'respondsTo:' to verify method exists">>).
+
+-spec hint(atom(), atom()) -> binary().
+hint(Label, Sel) when is_atom(Sel) ->
+    case elsewhere(Sel) of
+        nil ->
+            case catch nearest(Label, Sel) of
+                Best when is_binary(Best) -> <<"did you mean '", Best/binary, "'?">>;
+                _ -> ?DEFAULT
+            end;
+        Text -> Text
+    end;
+hint(_Label, _Sel) ->
+    ?DEFAULT.
+
+%% Selectors of Pharo and Squeak that Beamtalk spells differently (only
+%% reached when the receiver does not understand them).
+elsewhere('copyFrom:to:') ->
+    <<"a List answers from: start to: end; a String (s drop: start - 1) take: end - start + 1">>;
+elsewhere(S) when S =:= 'ifEmpty:'; S =:= 'ifNotEmpty:'; S =:= 'ifEmpty:ifNotEmpty:';
+                  S =:= 'ifNotEmpty:ifEmpty:' ->
+    <<"test isEmpty: c isEmpty ifTrue: [...] ifFalse: [...]">>;
+elsewhere(S) when S =:= 'trimSeparators'; S =:= 'trimBoth' ->
+    <<"a String answers trim (and trimLeft, trimRight)">>;
+elsewhere('occurrencesOf:') ->
+    <<"count the matches: (c select: [:x | x = item]) size">>;
+elsewhere('allButFirst') ->
+    <<"rest answers all but the first element (drop: n all but the first n)">>;
+elsewhere('allButLast') ->
+    <<"take: c size - 1 answers all but the last element">>;
+elsewhere('asSet') ->
+    <<"make a Set with Set withAll: aList">>;
+elsewhere('asOrderedCollection') ->
+    <<"a List is the growable sequence (#(1, 2) add: 3 answers a new List); asList makes one">>;
+elsewhere('copyWith:') ->
+    <<"add: answers a new List with the element (collections are immutable values)">>;
+elsewhere('addAll:') ->
+    <<"++ joins two Lists (a ++ b answers a new List)">>;
+elsewhere(S) when S =:= 'removeFirst'; S =:= 'removeLast'; S =:= 'removeAll:' ->
+    <<"collections are immutable values: first and rest answer the head and a new tail, "
+      "reject: a new collection without some elements">>;
+elsewhere('mod:') ->
+    <<"% is the remainder (its sign follows the receiver's) and div: the truncating division">>;
+elsewhere(S) when S =:= 'printStringRadix:'; S =:= 'radix:'; S =:= 'printStringBase:';
+                  S =:= 'printString:base:' ->
+    <<"printString: 16 prints in another base">>;
+elsewhere('printPaddedWith:to:') ->
+    <<"pad the text: 5 printString padLeft: 3 with: \"0\"">>;
+elsewhere('instVarNamed:') ->
+    <<"read a field with fieldAt: #name">>;
+elsewhere('instVarNamed:put:') ->
+    <<"write a field with fieldAt: #name put: value">>;
+elsewhere('even') -> <<"did you mean 'isEven'?">>;
+elsewhere('odd') -> <<"did you mean 'isOdd'?">>;
+elsewhere('withIndexDo:') ->
+    <<"iterate with eachWithIndex: [:x :i | ...]">>;
+elsewhere('associationsDo:') ->
+    <<"iterate a Dictionary with keysAndValuesDo: [:k :v | ...]">>;
+elsewhere(S) when S =:= 'bindWith:'; S =:= 'bindWith:with:'; S =:= 'bindWith:with:with:';
+                  S =:= 'format:' ->
+    <<"interpolate instead: \"{a} is {b}\"">>;
+elsewhere(S) when S =:= 'displayNl'; S =:= 'printNl'; S =:= 'displayString:' ->
+    <<"write to the Transcript: Transcript show: x printString; cr">>;
+elsewhere('log:') ->
+    <<"divide natural logarithms: x ln / base ln (log10 and log2 exist)">>;
+elsewhere('value:value:value:value:') ->
+    <<"valueWithArguments: #(a, b, c, d) calls a block of four or more arguments">>;
+elsewhere('squared') ->
+    <<"multiply: x * x (or x ** 2)">>;
+elsewhere(_) -> nil.
+
+%% A selector of the receiver's class with the same number of arguments that
+%% differs only in case, or by at most two edits (selectors of 5 characters
+%% or more only: short ones are too alike to guess from).
+nearest(Label, Sel) ->
+    Name = atom_to_binary(Sel, utf8),
+    Table = table(atom_to_binary(Label, utf8)),
+    Arity = arity(Name),
+    Lower = string:lowercase(Name),
+    Scored = [{case string:lowercase(K) of Lower -> 0; LK -> beamtalk_class_hint:distance(Lower, LK) end, K}
+              || S <- maps:keys(Table), is_atom(S),
+                 K <- [atom_to_binary(S, utf8)], K =/= Name, binary:first(K) =/= $$,
+                 arity(K) =:= Arity],
+    Limit = case byte_size(Name) < 5 of true -> 0; false -> 2 end,
+    case lists:sort([S || {D, _} = S <- Scored, D =< Limit]) of
+        [{_, Best} | _] -> Best;
+        [] -> nil
+    end.
+
+%% The method table of a class label (`Integer`, or `Integer class` for its
+%% class side).
+table(Label) ->
+    case binary:split(Label, <<" class">>) of
+        [Base, <<>>] -> beamtalk_class:class_side_methods(binary_to_existing_atom(Base, utf8));
+        _ -> beamtalk_class:instance_methods(binary_to_existing_atom(Label, utf8))
+    end.
+
+arity(Name) ->
+    case Name of
+        <<C, _/binary>> when C >= $a, C =< $z; C >= $A, C =< $Z; C =:= $_ ->
+            length(binary:matches(Name, <<":">>));
+        _ -> 1
+    end.
