@@ -161,15 +161,28 @@ hint_for(R, Args) ->
         true ->
             <<"An actor is not a pid: pass `anActor pid` to Erlang functions that want a process.">>;
         false when R =:= badarg ->
-            case lists:any(fun is_binary/1, Args) of
-                true ->
-                    <<"This Erlang function may want a charlist where a String was given: pass "
-                      "`\"HOME\" asCharlist`; turn a charlist it answers into a String with "
-                      "`aList asString`.">>;
-                false -> nil
+            case [A || A <- Args, is_binary(A)] of
+                [S | _] ->
+                    iolist_to_binary(["This Erlang function may want a charlist where a String was given: pass `",
+                                      charlist_example(S), " asCharlist`; turn a charlist it answers into a "
+                                      "String with `aList asString`."]);
+                [] -> nil
             end;
         false -> nil
     end.
+
+%% The String the caller gave, as they would write it, so the hint can be
+%% pasted back; a long or unprintable one is named by its role instead.
+charlist_example(S) when byte_size(S) =< 40 ->
+    case unicode:characters_to_list(S) of
+        L when is_list(L) ->
+            case io_lib:printable_unicode_list(L) of
+                true -> beamtalk_print:print_string(S);
+                false -> <<"aString">>
+            end;
+        _ -> <<"aString">>      % not UTF-8
+    end;
+charlist_example(_) -> <<"aString">>.
 
 is_actor({beamtalk_object, _, _, P}) when is_pid(P) -> true;
 is_actor(_) -> false.

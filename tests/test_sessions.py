@@ -205,6 +205,15 @@ async def test_charlist_hint_and_conversions(repl):
     assert (await repl.evaluate("#(1, 2) asString")).text == '"#(1, 2)"'
     assert (await repl.evaluate("#() asString")).text == '"#()"'
     assert (await repl.evaluate("#(#a) asString")).text == '"#(#a)"'
+    # the hint shows the String that was given, not a fixed example
+    cmd = await repl.evaluate('Erlang os cmd: "echo hi"')
+    assert '`"echo hi" asCharlist`' in cmd.text and "HOME" not in cmd.text
+    quoted = await repl.evaluate('Erlang os cmd: "say ""hi"""')
+    assert '`"say ""hi""" asCharlist`' in quoted.text
+    long = await repl.evaluate('Erlang os cmd: "' + "x" * 60 + '"')
+    assert "`aString asCharlist`" in long.text and "x" * 60 not in long.text
+    raw = await repl.evaluate("Erlang os cmd: (Erlang erlang list_to_binary: #(255, 10))")
+    assert "`aString asCharlist`" in raw.text
     # no charlist hint when no String was passed
     assert "asCharlist" not in (await repl.evaluate("Erlang erlang atom_to_list: 3")).text
 
