@@ -133,7 +133,7 @@ mapped(error, Ex, S, _M, _F, _Args) when is_map(Ex), is_map_key(?CK, Ex) -> erla
 mapped(C, R, S, M, F, Args) ->
     case beamtalk_exception:is_control(C, R) of
         true -> ok;
-        false -> put(?NOTE, {C, R, M, F, length(Args), hint_for(R, Args)})
+        false -> put(?NOTE, {C, R, M, F, length(Args), hint_for(R, M, F, Args)})
     end,
     erlang:raise(C, R, S).
 
@@ -156,7 +156,17 @@ interop_exception(error, R, M, F, N, Extra) ->
 
 %% A hint for arguments Erlang often refuses: a String where a charlist is
 %% wanted (badarg), an actor where a pid is wanted.
-hint_for(R, Args) ->
+hint_for(badarg, M, F, [Format, Data]) when (M =:= io orelse M =:= io_lib),
+                                            (F =:= format orelse F =:= fwrite),
+                                            is_binary(Format) ->
+    %% A String is a fine format; what io refuses is a format whose
+    %% directives do not fit the arguments (or arguments that are no List).
+    case is_list(Data) of
+        true -> <<"The format's ~ directives do not match the arguments: each ~p, ~s, ~w, ... takes one "
+                  "element of the List, in order (~n and ~~ take none).">>;
+        false -> <<"The arguments of a format are a List: io format: \"~p~n\" with: #(42).">>
+    end;
+hint_for(R, _M, _F, Args) ->
     case lists:any(fun is_actor/1, Args) of
         true ->
             <<"An actor is not a pid: pass `anActor pid` to Erlang functions that want a process.">>;

@@ -214,6 +214,12 @@ async def test_charlist_hint_and_conversions(repl):
     assert "`aString asCharlist`" in long.text and "x" * 60 not in long.text
     raw = await repl.evaluate("Erlang os cmd: (Erlang erlang list_to_binary: #(255, 10))")
     assert "`aString asCharlist`" in raw.text
+    # a format that does not fit its arguments is told so, not sent after charlists
+    fmt = await repl.evaluate('Erlang io format: "~p ~p~n" with: #(1)')
+    assert "directives do not match the arguments" in fmt.text and "asCharlist" not in fmt.text
+    fmt = await repl.evaluate('Erlang io_lib format: "~p~n" with: 42')
+    assert "The arguments of a format are a List" in fmt.text
+    assert (await repl.evaluate('Erlang io format: "~p~n" with: #(1)')).ok
     # no charlist hint when no String was passed
     assert "asCharlist" not in (await repl.evaluate("Erlang erlang atom_to_list: 3")).text
 
