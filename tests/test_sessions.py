@@ -344,3 +344,20 @@ async def test_the_evaluators_copy_of_the_bindings_follows_every_change(workspac
     finally:
         await a.close()
         await b.close()
+
+
+async def test_a_crash_of_a_process_spawned_from_the_session_is_reported_to_it(repl):
+    """As the Erlang shell does: the crash is not only in node.log."""
+    async def run(code):
+        seen = []
+        out = await repl.evaluate(code, on_output=seen.append)
+        assert out.ok, out.text
+        return "".join(seen)
+
+    text = await run("p := Erlang erlang spawn: [Erlang timer sleep: 50. 1 foo]. Erlang timer sleep: 1000. #done")
+    assert text.startswith("\u26a0 Process #Pid<")
+    assert text.endswith(" crashed: #RuntimeError: Integer does not understand 'foo'\n")
+    assert (await run("Erlang erlang spawn: [Erlang timer sleep: 50. 1 / 0]. Erlang timer sleep: 1000"
+                      )).endswith(" crashed: badarith\n")
+    # an exit is no crash report (as in Erlang), and nothing else is noted
+    assert await run("Erlang erlang spawn: [Erlang erlang exit: #boom]. Erlang timer sleep: 300") == ""
