@@ -215,14 +215,22 @@ def cmd_test(paths_: list[str], fmt: str = "text", out: TextIO | None = None,
         # The idle timeout is only a backstop: the node also stops when this
         # process's connection goes (stop_with), and at the end of the run.
         launcher.start(ws, idle_timeout=60)
-        return asyncio.run(_run(ws, files, fmt, out, err))
+        return asyncio.run(_run(ws, files, fmt, out, err, paths_ or default_paths()))
     finally:
         _discard(ws)
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
 
 
-async def _run(ws, files: TestFiles, fmt: str, out: TextIO, err: TextIO) -> int:
+def none_found(paths_: list[str]) -> str:
+    """A run that found no test says where it looked, so that a wrong path or a
+    misnamed method is not taken for a passing suite (a JSON run would
+    otherwise write nothing at all)."""
+    return (f"No tests found in {', '.join(paths_)}: a test is a unary method named test... of a "
+            f"TestCase subclass, or a `// =>` line of a doc-test file")
+
+
+async def _run(ws, files: TestFiles, fmt: str, out: TextIO, err: TextIO, paths_: list[str]) -> int:
     from beamtalk_ws.workspace.client import WorkspaceClient
 
     client = await WorkspaceClient.connect(ws, session="test")
@@ -235,13 +243,16 @@ async def _run(ws, files: TestFiles, fmt: str, out: TextIO, err: TextIO) -> int:
             stream.flush()
 
         results, errors = await run_files(client, files, on_output)
+        empty = none_found(paths_) if not results and not errors else None
         if fmt == "json":
             for e in errors:
                 out.write(json.dumps(e.as_json(), ensure_ascii=False) + "\n")
             for r in results:
                 out.write(json.dumps(r.as_json(), ensure_ascii=False) + "\n")
+            if empty:
+                out.write(json.dumps({"status": "empty", "message": empty}, ensure_ascii=False) + "\n")
         else:
-            out.write(human_report(results, errors) + "\n")
+            out.write((empty + "\n" if empty else "") + human_report(results, errors) + "\n")
         out.flush()
         return 0 if all_passed(results) and not errors else 1
     finally:

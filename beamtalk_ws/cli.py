@@ -265,7 +265,7 @@ def cmd_build(args) -> int:
 
 
 async def cmd_run(args) -> int:
-    from beamtalk_ws.package.live import build_and_load, start_class
+    from beamtalk_ws.package.live import build_and_load, start_class, supervisor_start_code
     from beamtalk_ws.repl.attach import idle_timeout_from, open_client
     from beamtalk_ws.repl.core import Repl
 
@@ -286,10 +286,13 @@ async def cmd_run(args) -> int:
             print(loaded.text, file=sys.stderr)
             return 1
         cls = start_class(m, loaded.build)
-        outcome = await Repl(client).evaluate_code(f"{cls} start", on_output=output)
-        if not outcome.ok:
-            print(outcome.text, file=sys.stderr)
-            return 1
+        for code in (supervisor_start_code(m, loaded.build), f"{cls} start"):
+            if code is None:
+                continue
+            outcome = await Repl(client).evaluate_code(code, on_output=output)
+            if not outcome.ok:
+                print(outcome.text, file=sys.stderr)
+                return 1
         print(f"Started {m.name} v{m.version} in workspace '{ws.id}' ({ws.node_name}): "
               f"beamtalk repl attaches to it, beamtalk workspace stop stops it.")
         if args.watch:
@@ -429,7 +432,7 @@ async def _open_package(repl, ws, args, to) -> None:
     """In a package (spec/repl.md §2): build it and load its classes; a package
     that does not build leaves the REPL usable without its classes."""
     from beamtalk_ws.package import manifest
-    from beamtalk_ws.package.live import build_and_load
+    from beamtalk_ws.package.live import build_and_load, supervisor_start_code
 
     try:
         m = manifest.find(ws.project)     # the current directory with --workspace
@@ -446,6 +449,11 @@ async def _open_package(repl, ws, args, to) -> None:
     if done.ok:
         print(done.text, file=to)
         if m.run_entry and repl.client.started_node:
+            sup = supervisor_start_code(m, done.build)
+            if sup is not None:     # the entry finds the top supervisor running, as under `beamtalk run`
+                started = await repl.evaluate_code(sup)
+                if not started.ok:
+                    print(started.text, file=to)
             print(f"> {m.run_entry}", file=to)
             to.flush()
             ran = await repl.evaluate(m.run_entry, on_output=lambda text: (to.write(text), to.flush()))

@@ -133,7 +133,7 @@ mapped(error, Ex, S, _M, _F, _Args) when is_map(Ex), is_map_key(?CK, Ex) -> erla
 mapped(C, R, S, M, F, Args) ->
     case beamtalk_exception:is_control(C, R) of
         true -> ok;
-        false -> put(?NOTE, {C, R, M, F, length(Args), hint_for(R, Args)})
+        false -> put(?NOTE, {C, R, M, F, length(Args), hint_for(R, M, F, Args)})
     end,
     erlang:raise(C, R, S).
 
@@ -156,20 +156,43 @@ interop_exception(error, R, M, F, N, Extra) ->
 
 %% A hint for arguments Erlang often refuses: a String where a charlist is
 %% wanted (badarg), an actor where a pid is wanted.
-hint_for(R, Args) ->
+hint_for(badarg, M, F, [Format, Data]) when (M =:= io orelse M =:= io_lib),
+                                            (F =:= format orelse F =:= fwrite),
+                                            is_binary(Format) ->
+    %% A String is a fine format; what io refuses is a format whose
+    %% directives do not fit the arguments (or arguments that are no List).
+    case is_list(Data) of
+        true -> <<"The format's ~ directives do not match the arguments: each ~p, ~s, ~w, ... takes one "
+                  "element of the List, in order (~n and ~~ take none).">>;
+        false -> <<"The arguments of a format are a List: io format: \"~p~n\" with: #(42).">>
+    end;
+hint_for(R, _M, _F, Args) ->
     case lists:any(fun is_actor/1, Args) of
         true ->
             <<"An actor is not a pid: pass `anActor pid` to Erlang functions that want a process.">>;
         false when R =:= badarg ->
-            case lists:any(fun is_binary/1, Args) of
-                true ->
-                    <<"This Erlang function may want a charlist where a String was given: pass "
-                      "`\"HOME\" asCharlist`; turn a charlist it answers into a String with "
-                      "`aList asString`.">>;
-                false -> nil
+            case [A || A <- Args, is_binary(A)] of
+                [S | _] ->
+                    iolist_to_binary(["This Erlang function may want a charlist where a String was given: pass `",
+                                      charlist_example(S), " asCharlist`; turn a charlist it answers into a "
+                                      "String with `aList asString`."]);
+                [] -> nil
             end;
         false -> nil
     end.
+
+%% The String the caller gave, as they would write it, so the hint can be
+%% pasted back; a long or unprintable one is named by its role instead.
+charlist_example(S) when byte_size(S) =< 40 ->
+    case unicode:characters_to_list(S) of
+        L when is_list(L) ->
+            case io_lib:printable_unicode_list(L) of
+                true -> beamtalk_print:print_string(S);
+                false -> <<"aString">>
+            end;
+        _ -> <<"aString">>      % not UTF-8
+    end;
+charlist_example(_) -> <<"aString">>.
 
 is_actor({beamtalk_object, _, _, P}) when is_pid(P) -> true;
 is_actor(_) -> false.

@@ -101,6 +101,7 @@ lookup(Name, Bindings) ->
 
 init(Opts) ->
     process_flag(trap_exit, true),
+    ok = beamtalk_crash_notes:install(),
     St = #st{id = maps:get(id, Opts, <<"default">>),
              dir = maps:get(dir, Opts, <<".">>),
              started = erlang:monotonic_time(millisecond),

@@ -168,8 +168,17 @@ def test_missing_path_and_empty_run(bt_home, tmp_path):
     assert proc.stdout.startswith("ERROR: no_such_dir does not compile\n  No such file or directory\n")
     (tmp_path / "empty").mkdir()
     proc = bt_test(["empty"], tmp_path)
-    assert (proc.returncode, proc.stdout) == (0, "0 passed, 0 failed\n")
+    assert (proc.returncode, proc.stdout) == (0, NONE_FOUND.format("empty") + "\n0 passed, 0 failed\n")
+    # a JSON run that finds nothing says so too, instead of writing nothing at all
+    proc = bt_test(["empty", "--format", "json"], tmp_path)
+    assert proc.returncode == 0
+    assert [json.loads(line) for line in proc.stdout.splitlines()] == [
+        {"status": "empty", "message": NONE_FOUND.format("empty")}]
     assert_nothing_left(bt_home)
+
+
+NONE_FOUND = ("No tests found in {}: a test is a unary method named test... of a TestCase subclass, "
+              "or a `// =>` line of a doc-test file")
 
 
 def test_test_output_goes_to_stdout_in_text_and_stderr_in_json(bt_home, tmp_path):

@@ -243,3 +243,27 @@ def test_bad_start_and_watch_paths_are_reported_before_any_workspace_starts(bt_h
     w = run_beamtalk(["watch", "no/such.bt"], cwd=root)
     assert w.returncode == 1 and w.stderr.strip() == "Error: no/such.bt: no such file or directory"
     assert launcher.running_info(paths.resolve(None, root)) is None
+
+
+def test_run_starts_the_manifest_supervisor_before_start(bt_home, tmp_path):
+    """`supervisor = "app_sup"`: `beamtalk run` starts it before `start`, as the
+    OTP application does, so `start` finds its children; a second run keeps the
+    running one (and its children's state) instead of failing or restarting it."""
+    root = new_package(tmp_path, "sup_run_app")
+    (root / "src" / "sup_tally.bt").write_text(COUNTER.format(name="SupTally"))
+    (root / "src" / "app_sup.bt").write_text("Supervisor subclass: SupRunSup\n  class children => #(SupTally)\n")
+    (root / "src" / "main.bt").write_text(
+        "Object subclass: Main\n"
+        "  class start =>\n"
+        "    Transcript showCr: \"count \" ++ (SupRunSup current child: #SupTally) bump printString\n")
+    manifest = root / "beamtalk.toml"
+    manifest.write_text(manifest.read_text().replace('start = "main"', 'start = "main"\nsupervisor = "app_sup"'))
+    try:
+        r = run_beamtalk(["run"], cwd=root, timeout=120)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.splitlines()[0] == "count 1"
+        again = run_beamtalk(["run"], cwd=root, timeout=120)
+        assert again.returncode == 0, again.stderr
+        assert again.stdout.splitlines()[0] == "count 2"
+    finally:
+        stop_project_workspace(root)

@@ -205,6 +205,21 @@ async def test_charlist_hint_and_conversions(repl):
     assert (await repl.evaluate("#(1, 2) asString")).text == '"#(1, 2)"'
     assert (await repl.evaluate("#() asString")).text == '"#()"'
     assert (await repl.evaluate("#(#a) asString")).text == '"#(#a)"'
+    # the hint shows the String that was given, not a fixed example
+    cmd = await repl.evaluate('Erlang os cmd: "echo hi"')
+    assert '`"echo hi" asCharlist`' in cmd.text and "HOME" not in cmd.text
+    quoted = await repl.evaluate('Erlang os cmd: "say ""hi"""')
+    assert '`"say ""hi""" asCharlist`' in quoted.text
+    long = await repl.evaluate('Erlang os cmd: "' + "x" * 60 + '"')
+    assert "`aString asCharlist`" in long.text and "x" * 60 not in long.text
+    raw = await repl.evaluate("Erlang os cmd: (Erlang erlang list_to_binary: #(255, 10))")
+    assert "`aString asCharlist`" in raw.text
+    # a format that does not fit its arguments is told so, not sent after charlists
+    fmt = await repl.evaluate('Erlang io format: "~p ~p~n" with: #(1)')
+    assert "directives do not match the arguments" in fmt.text and "asCharlist" not in fmt.text
+    fmt = await repl.evaluate('Erlang io_lib format: "~p~n" with: 42')
+    assert "The arguments of a format are a List" in fmt.text
+    assert (await repl.evaluate('Erlang io format: "~p~n" with: #(1)')).ok
     # no charlist hint when no String was passed
     assert "asCharlist" not in (await repl.evaluate("Erlang erlang atom_to_list: 3")).text
 
@@ -329,3 +344,20 @@ async def test_the_evaluators_copy_of_the_bindings_follows_every_change(workspac
     finally:
         await a.close()
         await b.close()
+
+
+async def test_a_crash_of_a_process_spawned_from_the_session_is_reported_to_it(repl):
+    """As the Erlang shell does: the crash is not only in node.log."""
+    async def run(code):
+        seen = []
+        out = await repl.evaluate(code, on_output=seen.append)
+        assert out.ok, out.text
+        return "".join(seen)
+
+    text = await run("p := Erlang erlang spawn: [Erlang timer sleep: 50. 1 foo]. Erlang timer sleep: 1000. #done")
+    assert text.startswith("\u26a0 Process #Pid<")
+    assert text.endswith(" crashed: #RuntimeError: Integer does not understand 'foo'\n")
+    assert (await run("Erlang erlang spawn: [Erlang timer sleep: 50. 1 / 0]. Erlang timer sleep: 1000"
+                      )).endswith(" crashed: badarith\n")
+    # an exit is no crash report (as in Erlang), and nothing else is noted
+    assert await run("Erlang erlang spawn: [Erlang erlang exit: #boom]. Erlang timer sleep: 300") == ""

@@ -48,14 +48,33 @@ async def build_and_load(client, m: Manifest, *, force: bool = False, on_output=
     return LiveOutcome(True, text, result, reloaded)
 
 
+def _class_of(result: BuildResult, path) -> str | None:
+    wanted = path.resolve()
+    for f, _module, name, _super in result.modules:
+        if f.resolve() == wanted:
+            return name
+    return None
+
+
 def start_class(m: Manifest, result: BuildResult) -> str:
     """The class of the manifest's start file; raises PackageError."""
     if not m.start:
         raise PackageError(
             f"{m.name} is a library: beamtalk.toml has no start module "
             f"(add start = \"main\" under [package] to run src/main.bt's class)")
-    wanted = m.start_file.resolve()
-    for f, _module, name, _super in result.modules:
-        if f.resolve() == wanted:
-            return name
-    raise PackageError(f"{m.start_file} defines no class to send start to")
+    name = _class_of(result, m.start_file)
+    if name is None:
+        raise PackageError(f"{m.start_file} defines no class to send start to")
+    return name
+
+
+def supervisor_start_code(m: Manifest, result: BuildResult | None) -> str | None:
+    """What starts the manifest's top supervisor in a workspace, if it is not
+    running yet: the OTP application starts it before `start`, and a package
+    run in a workspace must find the same children (`AppSup current child:`).
+    A supervisor already running (a second `beamtalk run`) is kept with its
+    children's state, as the actors `start` spawned are."""
+    if not m.supervisor or result is None:
+        return None
+    name = _class_of(result, m.supervisor_file)
+    return f"{name} current ifNil: [{name} start]" if name else None
