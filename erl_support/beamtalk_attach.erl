@@ -124,6 +124,7 @@ unload() ->
     stop(whereis(beamtalk_cluster)),
     kill_owned_processes(Mods),
     _ = logger:remove_primary_filter(?LOG_FILTER),
+    beamtalk_crash_notes:uninstall(),
     [persistent_term:erase(K) || {K, _} <- persistent_term:get(), owned_key(K, Classes)],
     [begin _ = code:soft_purge(M), code:delete(M) end || M <- Mods],
     {ok, Mods}.

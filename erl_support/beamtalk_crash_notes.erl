@@ -12,13 +12,19 @@
 %% request that is running (or background output of the session when none
 %% is), and the event still goes to the log unchanged.
 -module(beamtalk_crash_notes).
--export([install/0, filter/2, note/2]).
+-export([install/0, uninstall/0, filter/2, note/2]).
 
 -define(FILTER, beamtalk_crash_notes).
 
 %% @doc Add the filter (once per node; adding it again is harmless).
 install() ->
     _ = logger:add_primary_filter(?FILTER, {fun ?MODULE:filter/2, []}),
+    ok.
+
+%% @doc Remove the filter (`beamtalk detach --unload` leaves the node as it
+%% found it).
+uninstall() ->
+    _ = logger:remove_primary_filter(?FILTER),
     ok.
 
 %% @doc Logger filter: note an emulator crash report of a session's process.
