@@ -133,7 +133,9 @@ async def test_a_store_of_another_version_is_refused(own_ws, tmp_path):
         code = ("application:set_env(mnesia, dir, \"%s\"), ok = mnesia:start(), "
                 "ok = mnesia:wait_for_tables([bt_meta, bt_binding], 10000), %s, "
                 "stopped = mnesia:stop(), halt()." % (store, action))
-        return subprocess.run(["erl", "-noshell", "-sname", own_ws.node_name, "-eval", code],
+        # (logger_level: mnesia's "exited: stopped" report may reach stdout before halt)
+        return subprocess.run(["erl", "-noshell", "-sname", own_ws.node_name,
+                               "-kernel", "logger_level", "warning", "-eval", code],
                               check=True, timeout=60, cwd=tmp_path, capture_output=True, text=True,
                               env={**os.environ, "HOME": str(home), "ERL_CRASH_DUMP_BYTES": "0"}).stdout
 
