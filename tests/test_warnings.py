@@ -196,3 +196,31 @@ async def test_integer_division_comment_keeps_the_spec_value(repl):
     out = await repl.evaluate("7 // 2")
     assert out.ok and out.text == "7"
     assert out.warnings and "`// 2` is a comment" in out.warnings[0]
+
+
+def test_integer_division_comment_inside_a_method_is_warned():
+    """`half := n // 2.` in a method body (a class typed at the REPL or a
+    loaded file) silently made `half` equal to `n`; a merge sort written so
+    recursed until the 30 s timeout.  Numbers and the method's own names
+    (parameters and locals) count; a comment of words does not."""
+    src = ("Object subclass: Halver\n"
+           "  class half: n =>\n"
+           "    h := n // 2.\n"
+           "    ^h\n"
+           "  third: m =>\n"
+           "    k := 3.\n"
+           "    ^m // k\n"
+           "  note: n =>\n"
+           "    ^n // the count\n")
+    c = compile_input(src)
+    div = [w for w in c.warnings if "is a comment" in w]
+    assert [w.split(": warning")[0] for w in div] == ["<input>:3:12", "<input>:7:8"]
+    assert "`n div: 2`" in div[0]
+
+
+def test_integer_division_comment_in_a_loaded_file_is_warned(tmp_path):
+    f = tmp_path / "halver.bt"
+    f.write_text("Object subclass: Halver\n  class half: n =>\n    h := n // 2.\n    ^h\n")
+    proc = run_beamtalk(["check", str(f)])
+    assert proc.returncode == 0, proc.stderr
+    assert "halver.bt:3:12: warning: `// 2` is a comment" in proc.stdout + proc.stderr

@@ -39,9 +39,15 @@ ERLANG_OPERATORS = frozenset(OPERATOR_KEYWORDS)
 _ERLANG_SPELLING = {"=": "=:=", "<=": "=<", "%": "rem", "**": "math:pow"}
 
 
-def warnings(items) -> list[Diagnostic]:
-    """The warnings of a list of top-level items (a REPL input or a file)."""
+def warnings(items, source: str | None = None) -> list[Diagnostic]:
+    """The warnings of a list of top-level items (a REPL input or a file);
+    with the source text, also `n // 2` comments inside method bodies."""
     out: list[Diagnostic] = []
+    if source is not None:
+        for item in items:
+            for node in item.walk():
+                if isinstance(node, ast.MethodDef):
+                    out += _method_division_comments(node, source)
     _sequence(items, out)
     for item in items:
         if isinstance(item, ast.ClassDef):
@@ -199,7 +205,9 @@ def session_warnings(statements, bound) -> list[Diagnostic]:
 
 #: a line comment that holds just a number or a name: `7 // 2` written as
 #: Pharo's integer division
-_DIVISION_COMMENT = re.compile(r"[ \t]*//[ \t]*(-?[0-9][0-9A-Za-z_.]*|[a-z_][A-Za-z0-9_]*)[ \t]*(?:\n|$)")
+#: (a period after it, `h := n // 2.`, is the statement's own)
+_DIVISION_COMMENT = re.compile(
+    r"[ \t]*//[ \t]*(-?[0-9][0-9A-Za-z_]*(?:\.[0-9][0-9A-Za-z_]*)?|[a-z_][A-Za-z0-9_]*)[ \t]*\.?[ \t]*(?:\n|$)")
 
 
 def division_comment_warnings(statements, source: str, bound) -> list[Diagnostic]:
@@ -211,6 +219,25 @@ def division_comment_warnings(statements, source: str, bound) -> list[Diagnostic
     for st in statements:
         if isinstance(st, ast.Assignment) and isinstance(st.target, ast.Variable):
             names.add(st.target.name)
+    return _division_comments(statements, source, names)
+
+
+def _method_division_comments(method, source: str) -> list[Diagnostic]:
+    """`half := n // 2.` in a method body: the same silent comment as at the
+    REPL, where the names the method knows are its parameters, its locals
+    and the parameters of its blocks."""
+    names = {getattr(p, "name", p) for p in method.parameters}
+    sequences = [method.body]
+    for node in method.walk():
+        if isinstance(node, ast.Assignment) and isinstance(node.target, ast.Variable):
+            names.add(node.target.name)
+        elif isinstance(node, ast.Block):
+            names.update(getattr(p, "name", p) for p in node.parameters)
+            sequences.append(node.body)
+    return [d for body in sequences for d in _division_comments(body, source, names)]
+
+
+def _division_comments(statements, source: str, names) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for st in statements:
         if isinstance(st, (ast.ClassDef, ast.StandaloneMethod)):
