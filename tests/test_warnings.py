@@ -224,3 +224,14 @@ def test_integer_division_comment_in_a_loaded_file_is_warned(tmp_path):
     proc = run_beamtalk(["check", str(f)])
     assert proc.returncode == 0, proc.stderr
     assert "halver.bt:3:12: warning: `// 2` is a comment" in proc.stdout + proc.stderr
+
+
+def test_a_number_alone_in_braces_inside_a_string_is_warned():
+    """`"^\\d{4}-\\d{2}$"` is an interpolation of 4 and 2 by spec syntax §2.3,
+    so the regex silently became `^\\d4-\\d2$` and matched nothing.  An
+    interpolation of anything else is left alone."""
+    c = compile_input('"2024-01" matchesRegex: "^\\d{4}-\\d{2}$"')
+    w = [w for w in c.warnings if "interpolates" in w]
+    assert [x.split(": warning")[0] for x in w] == ["<input>:1:29", "<input>:1:35"]
+    assert "`{4}` interpolates the number 4" in w[0] and "hint:" in w[0]
+    assert compile_input('n := 4. "n is {n}, twice {n * 2}"').warnings == []

@@ -2,7 +2,7 @@
 
 Warnings never stop an input from running; the REPL shows them as `⚠` lines
 and `--json` replies carry them as `"warnings"` (DESIGN §3).  Today there are
-seven:
+nine:
 - statements after a `^`, which can never run (spec semantics §4.6);
 - a method named like an operator that compiles to Erlang's own (`+`, `<`,
   `=`, ...), which `a + b` never sends (§4.4, §6);
@@ -13,6 +13,9 @@ seven:
   lookup never calls (it calls `doesNotUnderstand:args:`, §4.2);
 - a `printOn:` method (Pharo's spelling), which `printString` never sends
   (classes override `printString`, §11.1);
+- `n // 2` (a comment by spec syntax §1) at the REPL and in method bodies;
+- a lone integer in braces inside a string (`"\\d{4}"`), which interpolates
+  the number instead of keeping the braces (§2.3);
 - at the REPL, a block kept in a session variable that assigns a session
   variable: a later input that runs it will not see the assignment, because
   the block is an escaped block (README "Blocks that assign outer
@@ -60,7 +63,24 @@ def warnings(items, source: str | None = None) -> list[Diagnostic]:
                 _pharo_print_on(node, out)
             elif isinstance(node, ast.Block):
                 _sequence(node.body, out)
+            elif isinstance(node, ast.InterpolatedString):
+                _number_in_braces(node, out)
     return out
+
+
+def _number_in_braces(node, out) -> None:
+    """`"\\d{4}"`: by spec syntax §2.3 `{4}` interpolates the number 4, so a
+    regex repetition (or any brace written for itself) silently becomes
+    digits.  Nobody interpolates a lone integer literal on purpose."""
+    for part in node.parts:
+        if isinstance(part, ast.IntegerLit):
+            sp = part.span
+            out.append(Diagnostic(
+                f"`{{{part.value}}}` interpolates the number {part.value}: the string holds "
+                f"`{part.value}`, not the braces",
+                Span(sp.start - 1, sp.end + 1, sp.line, sp.col - 1), severity="warning",
+                hint="a `{` in a string starts an interpolation; for a regex repetition repeat the "
+                     "item (`\\d\\d\\d\\d`) or use `+`; `\\{` keeps a brace, with its backslash"))
 
 
 def _leftmost(node):
