@@ -235,3 +235,16 @@ def test_a_number_alone_in_braces_inside_a_string_is_warned():
     assert [x.split(": warning")[0] for x in w] == ["<input>:1:29", "<input>:1:35"]
     assert "`{4}` interpolates the number 4" in w[0] and "hint:" in w[0]
     assert compile_input('n := 4. "n is {n}, twice {n * 2}"').warnings == []
+
+
+def test_a_block_that_calls_itself_through_its_own_variable_is_warned():
+    """`fib := [:k | ... fib value: k - 1 ...]`, Pharo's recursive block: a
+    block captures the value `fib` had when it was made (nil), so the call
+    failed with "UndefinedObject does not understand 'value:'" and nothing
+    said why.  A block that only mentions another variable is not warned."""
+    src = "fib := nil.\nfib := [:k | k < 2 ifTrue: [k] ifFalse: [(fib value: k - 1) + (fib value: k - 2)]]"
+    w = [w for w in compile_input(src).warnings if "refers to itself" in w]
+    assert len(w) == 1 and w[0].startswith("<input>:2:8: warning:")
+    assert "hint:" in w[0] and "method" in w[0]
+    assert compile_input("g := 1. f := [:k | g + k]").warnings == []
+    assert compile_input("f := 1. f := [:f | f + 1]").warnings == []

@@ -2,7 +2,7 @@
 
 Warnings never stop an input from running; the REPL shows them as `⚠` lines
 and `--json` replies carry them as `"warnings"` (DESIGN §3).  Today there are
-nine:
+ten:
 - statements after a `^`, which can never run (spec semantics §4.6);
 - a method named like an operator that compiles to Erlang's own (`+`, `<`,
   `=`, ...), which `a + b` never sends (§4.4, §6);
@@ -16,6 +16,8 @@ nine:
 - `n // 2` (a comment by spec syntax §1) at the REPL and in method bodies;
 - a lone integer in braces inside a string (`"\\d{4}"`), which interpolates
   the number instead of keeping the braces (§2.3);
+- a block assigned to a variable it calls itself through (`fib := [:k |
+  ... fib value: ...]`), which sees the variable's earlier value (§4.5);
 - at the REPL, a block kept in a session variable that assigns a session
   variable: a later input that runs it will not see the assignment, because
   the block is an escaped block (README "Blocks that assign outer
@@ -65,7 +67,31 @@ def warnings(items, source: str | None = None) -> list[Diagnostic]:
                 _sequence(node.body, out)
             elif isinstance(node, ast.InterpolatedString):
                 _number_in_braces(node, out)
+            elif (isinstance(node, ast.Assignment) and isinstance(node.target, ast.Variable)
+                  and isinstance(node.value, ast.Block)):
+                _self_referring_block(node.target.name, node.value, out)
     return out
+
+
+def _self_referring_block(name: str, block, out) -> None:
+    """`fib := [:k | ... fib value: k - 1]`: a block captures the value its
+    variables have when it is made (spec semantics §4.5), so the block sees
+    `fib` as it was before this assignment (nil, or an older block)."""
+    stack = [(block, frozenset())]
+    while stack:
+        node, params = stack.pop()
+        if isinstance(node, ast.Block):
+            params = params | {getattr(p, "name", p) for p in node.parameters}
+        if isinstance(node, ast.Variable) and node.name == name and name not in params:
+            out.append(Diagnostic(
+                f"This block refers to itself through `{name}`, but it sees the value `{name}` had "
+                f"before this assignment: a block captures values when it is made",
+                block.span, severity="warning",
+                hint=f"write the recursion as a method, or pass the block itself as an argument: "
+                     f"`{name} := [:self_ :k | ... self_ value: self_ value: k - 1]`, called as "
+                     f"`{name} value: {name} value: 10`"))
+            return
+        stack.extend((c, params) for c in node.children())
 
 
 def _number_in_braces(node, out) -> None:
