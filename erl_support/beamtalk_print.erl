@@ -109,7 +109,12 @@ send_print({beamtalk_object, _, _, _} = Actor, Sel) ->
 send_print(V, Sel) ->
     beamtalk_send:send(V, Sel, []).
 
-self_actor({beamtalk_object, _, _, Pid}) -> Pid =:= self();
+%% An actor printing itself (its inherited `displayString` running in its own
+%% process) can run its printString there only while its state is in the
+%% process dictionary (a value-style method, beamtalk_send:invoke_v/4);
+%% otherwise a call to itself would deadlock, so the default is used.
+self_actor({beamtalk_object, _, _, Pid}) ->
+    Pid =:= self() andalso not is_map(get('$bt_vstate'));
 self_actor(_) -> false.
 
 %% A class overrides Sel when the method its table holds for Sel is not one

@@ -9,6 +9,16 @@
 -define(DEFAULT, <<"Check spelling or use 'respondsTo:' to verify method exists">>).
 
 -spec hint(atom(), atom()) -> binary().
+hint('String', Sel) when Sel =:= isLetter; Sel =:= isDigit; Sel =:= isVowel;
+                         Sel =:= isUppercase; Sel =:= isLowercase; Sel =:= isWhitespace;
+                         Sel =:= isSeparator; Sel =:= isAlphaNumeric; Sel =:= isCharacter;
+                         Sel =:= asCharacter ->
+    %% `"abc" do: [:c | c isLetter]`: the elements of a String are
+    %% one-character Strings, and the character tests are on code points
+    %% (spec stdlib.md sections 3 and 7)
+    <<"the elements of a String are 1-character Strings; the character tests are on code points "
+      "(Integers): s asCharlist answers them (\"a\" asCharlist first isLetter), or match a regex "
+      "(s matchesRegex: \"^[a-z]+$\")">>;
 hint(Label, Sel) when is_atom(Sel) ->
     case elsewhere(Sel) of
         nil ->

@@ -363,3 +363,13 @@ def test_an_indented_assignment_after_a_class_is_not_taken_for_a_method_header()
 def test_literal_elements_without_commas_keep_the_spec_message_with_the_commas_shown(src, message, hint):
     d = first(src)
     assert (d.message, d.hint) == (message, hint)
+
+
+def test_an_unterminated_string_opened_by_a_brace_says_why():
+    """`JSON parse: "{bad"`: the string is closed, but its `{` starts an
+    interpolation that swallows the closing quote (spec syntax §2.3); the
+    error said only "Unterminated string"."""
+    out = rendered('JSON parse: "{bad"')
+    assert "Unterminated string" in out
+    assert "hint:" in out and "interpolation" in out and "\\{" in out
+    assert "hint:" not in rendered('x := "no brace')

@@ -196,3 +196,55 @@ async def test_integer_division_comment_keeps_the_spec_value(repl):
     out = await repl.evaluate("7 // 2")
     assert out.ok and out.text == "7"
     assert out.warnings and "`// 2` is a comment" in out.warnings[0]
+
+
+def test_integer_division_comment_inside_a_method_is_warned():
+    """`half := n // 2.` in a method body (a class typed at the REPL or a
+    loaded file) silently made `half` equal to `n`; a merge sort written so
+    recursed until the 30 s timeout.  Numbers and the method's own names
+    (parameters and locals) count; a comment of words does not."""
+    src = ("Object subclass: Halver\n"
+           "  class half: n =>\n"
+           "    h := n // 2.\n"
+           "    ^h\n"
+           "  third: m =>\n"
+           "    k := 3.\n"
+           "    ^m // k\n"
+           "  note: n =>\n"
+           "    ^n // the count\n")
+    c = compile_input(src)
+    div = [w for w in c.warnings if "is a comment" in w]
+    assert [w.split(": warning")[0] for w in div] == ["<input>:3:12", "<input>:7:8"]
+    assert "`n div: 2`" in div[0]
+
+
+def test_integer_division_comment_in_a_loaded_file_is_warned(tmp_path):
+    f = tmp_path / "halver.bt"
+    f.write_text("Object subclass: Halver\n  class half: n =>\n    h := n // 2.\n    ^h\n")
+    proc = run_beamtalk(["check", str(f)])
+    assert proc.returncode == 0, proc.stderr
+    assert "halver.bt:3:12: warning: `// 2` is a comment" in proc.stdout + proc.stderr
+
+
+def test_a_number_alone_in_braces_inside_a_string_is_warned():
+    """`"^\\d{4}-\\d{2}$"` is an interpolation of 4 and 2 by spec syntax §2.3,
+    so the regex silently became `^\\d4-\\d2$` and matched nothing.  An
+    interpolation of anything else is left alone."""
+    c = compile_input('"2024-01" matchesRegex: "^\\d{4}-\\d{2}$"')
+    w = [w for w in c.warnings if "interpolates" in w]
+    assert [x.split(": warning")[0] for x in w] == ["<input>:1:29", "<input>:1:35"]
+    assert "`{4}` interpolates the number 4" in w[0] and "hint:" in w[0]
+    assert compile_input('n := 4. "n is {n}, twice {n * 2}"').warnings == []
+
+
+def test_a_block_that_calls_itself_through_its_own_variable_is_warned():
+    """`fib := [:k | ... fib value: k - 1 ...]`, Pharo's recursive block: a
+    block captures the value `fib` had when it was made (nil), so the call
+    failed with "UndefinedObject does not understand 'value:'" and nothing
+    said why.  A block that only mentions another variable is not warned."""
+    src = "fib := nil.\nfib := [:k | k < 2 ifTrue: [k] ifFalse: [(fib value: k - 1) + (fib value: k - 2)]]"
+    w = [w for w in compile_input(src).warnings if "refers to itself" in w]
+    assert len(w) == 1 and w[0].startswith("<input>:2:8: warning:")
+    assert "hint:" in w[0] and "method" in w[0]
+    assert compile_input("g := 1. f := [:k | g + k]").warnings == []
+    assert compile_input("f := 1. f := [:f | f + 1]").warnings == []

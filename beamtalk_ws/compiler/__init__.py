@@ -68,7 +68,7 @@ def _compile_module(module, source, bound, filename, table) -> CompiledInput:
     if diagnostics:
         raise CompileError(diagnostics, source, filename)
     forms, unique = compile_repl_statements(statements, frozenset(bound), source, filename, table)
-    found = (lint.warnings(statements) + lint.session_warnings(statements, bound)
+    found = (lint.warnings(statements, source) + lint.session_warnings(statements, bound)
              + lint.division_comment_warnings(statements, source, bound))
     return CompiledInput(forms, unique, module, lint.render(found, source, filename))
 

@@ -47,7 +47,7 @@ def _semantic_pass(module: ast.Module, source: str, filename: str):
             compile_repl_statements(module.items, frozenset(), source, filename)
     except CompileError as e:
         return e.diagnostics
-    return lint.warnings(module.items)
+    return lint.warnings(module.items, source)
 
 
 def emit_forms(path: str, out=None) -> int:

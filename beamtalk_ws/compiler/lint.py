@@ -2,7 +2,7 @@
 
 Warnings never stop an input from running; the REPL shows them as `⚠` lines
 and `--json` replies carry them as `"warnings"` (DESIGN §3).  Today there are
-seven:
+ten:
 - statements after a `^`, which can never run (spec semantics §4.6);
 - a method named like an operator that compiles to Erlang's own (`+`, `<`,
   `=`, ...), which `a + b` never sends (§4.4, §6);
@@ -13,6 +13,11 @@ seven:
   lookup never calls (it calls `doesNotUnderstand:args:`, §4.2);
 - a `printOn:` method (Pharo's spelling), which `printString` never sends
   (classes override `printString`, §11.1);
+- `n // 2` (a comment by spec syntax §1) at the REPL and in method bodies;
+- a lone integer in braces inside a string (`"\\d{4}"`), which interpolates
+  the number instead of keeping the braces (§2.3);
+- a block assigned to a variable it calls itself through (`fib := [:k |
+  ... fib value: ...]`), which sees the variable's earlier value (§4.5);
 - at the REPL, a block kept in a session variable that assigns a session
   variable: a later input that runs it will not see the assignment, because
   the block is an escaped block (README "Blocks that assign outer
@@ -39,9 +44,15 @@ ERLANG_OPERATORS = frozenset(OPERATOR_KEYWORDS)
 _ERLANG_SPELLING = {"=": "=:=", "<=": "=<", "%": "rem", "**": "math:pow"}
 
 
-def warnings(items) -> list[Diagnostic]:
-    """The warnings of a list of top-level items (a REPL input or a file)."""
+def warnings(items, source: str | None = None) -> list[Diagnostic]:
+    """The warnings of a list of top-level items (a REPL input or a file);
+    with the source text, also `n // 2` comments inside method bodies."""
     out: list[Diagnostic] = []
+    if source is not None:
+        for item in items:
+            for node in item.walk():
+                if isinstance(node, ast.MethodDef):
+                    out += _method_division_comments(node, source)
     _sequence(items, out)
     for item in items:
         if isinstance(item, ast.ClassDef):
@@ -54,7 +65,48 @@ def warnings(items) -> list[Diagnostic]:
                 _pharo_print_on(node, out)
             elif isinstance(node, ast.Block):
                 _sequence(node.body, out)
+            elif isinstance(node, ast.InterpolatedString):
+                _number_in_braces(node, out)
+            elif (isinstance(node, ast.Assignment) and isinstance(node.target, ast.Variable)
+                  and isinstance(node.value, ast.Block)):
+                _self_referring_block(node.target.name, node.value, out)
     return out
+
+
+def _self_referring_block(name: str, block, out) -> None:
+    """`fib := [:k | ... fib value: k - 1]`: a block captures the value its
+    variables have when it is made (spec semantics §4.5), so the block sees
+    `fib` as it was before this assignment (nil, or an older block)."""
+    stack = [(block, frozenset())]
+    while stack:
+        node, params = stack.pop()
+        if isinstance(node, ast.Block):
+            params = params | {getattr(p, "name", p) for p in node.parameters}
+        if isinstance(node, ast.Variable) and node.name == name and name not in params:
+            out.append(Diagnostic(
+                f"This block refers to itself through `{name}`, but it sees the value `{name}` had "
+                f"before this assignment: a block captures values when it is made",
+                block.span, severity="warning",
+                hint=f"write the recursion as a method, or pass the block itself as an argument: "
+                     f"`{name} := [:self_ :k | ... self_ value: self_ value: k - 1]`, called as "
+                     f"`{name} value: {name} value: 10`"))
+            return
+        stack.extend((c, params) for c in node.children())
+
+
+def _number_in_braces(node, out) -> None:
+    """`"\\d{4}"`: by spec syntax §2.3 `{4}` interpolates the number 4, so a
+    regex repetition (or any brace written for itself) silently becomes
+    digits.  Nobody interpolates a lone integer literal on purpose."""
+    for part in node.parts:
+        if isinstance(part, ast.IntegerLit):
+            sp = part.span
+            out.append(Diagnostic(
+                f"`{{{part.value}}}` interpolates the number {part.value}: the string holds "
+                f"`{part.value}`, not the braces",
+                Span(sp.start - 1, sp.end + 1, sp.line, sp.col - 1), severity="warning",
+                hint="a `{` in a string starts an interpolation; for a regex repetition repeat the "
+                     "item (`\\d\\d\\d\\d`) or use `+`; `\\{` keeps a brace, with its backslash"))
 
 
 def _leftmost(node):
@@ -199,7 +251,9 @@ def session_warnings(statements, bound) -> list[Diagnostic]:
 
 #: a line comment that holds just a number or a name: `7 // 2` written as
 #: Pharo's integer division
-_DIVISION_COMMENT = re.compile(r"[ \t]*//[ \t]*(-?[0-9][0-9A-Za-z_.]*|[a-z_][A-Za-z0-9_]*)[ \t]*(?:\n|$)")
+#: (a period after it, `h := n // 2.`, is the statement's own)
+_DIVISION_COMMENT = re.compile(
+    r"[ \t]*//[ \t]*(-?[0-9][0-9A-Za-z_]*(?:\.[0-9][0-9A-Za-z_]*)?|[a-z_][A-Za-z0-9_]*)[ \t]*\.?[ \t]*(?:\n|$)")
 
 
 def division_comment_warnings(statements, source: str, bound) -> list[Diagnostic]:
@@ -211,6 +265,25 @@ def division_comment_warnings(statements, source: str, bound) -> list[Diagnostic
     for st in statements:
         if isinstance(st, ast.Assignment) and isinstance(st.target, ast.Variable):
             names.add(st.target.name)
+    return _division_comments(statements, source, names)
+
+
+def _method_division_comments(method, source: str) -> list[Diagnostic]:
+    """`half := n // 2.` in a method body: the same silent comment as at the
+    REPL, where the names the method knows are its parameters, its locals
+    and the parameters of its blocks."""
+    names = {getattr(p, "name", p) for p in method.parameters}
+    sequences = [method.body]
+    for node in method.walk():
+        if isinstance(node, ast.Assignment) and isinstance(node.target, ast.Variable):
+            names.add(node.target.name)
+        elif isinstance(node, ast.Block):
+            names.update(getattr(p, "name", p) for p in node.parameters)
+            sequences.append(node.body)
+    return [d for body in sequences for d in _division_comments(body, source, names)]
+
+
+def _division_comments(statements, source: str, names) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for st in statements:
         if isinstance(st, (ast.ClassDef, ast.StandaloneMethod)):

@@ -121,7 +121,7 @@ def compile_parsed(parsed: list, table: ClassTable, result: LoadPlan,
         except PackageError as e:
             result.errors.append((f, str(e)))
             continue
-        result.warnings += lint.render(lint.warnings(module.items), source, str(f))
+        result.warnings += lint.render(lint.warnings(module.items, source), source, str(f))
         compiled[cc.name] = (cc, f)
     for name in _superclass_order({n: local[n] for n in compiled if n in local}):
         cc, f = compiled[name]

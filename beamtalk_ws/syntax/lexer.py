@@ -731,7 +731,10 @@ class _Lexer:
         Tokens already emitted for the string's interpolations are removed."""
         self._rollback(pos)
         text = self.src[pos:end]
-        self._emit(K_ERROR, LexError(f"Unterminated string: {_short(text)}", None, True), pos, end, nl)
+        # a `{` whose interpolation runs past the closing quote (`"{bad"`)
+        hint = ("a `{` in a string starts an interpolation that runs to its matching `}`; "
+                "write `\\{` for a brace (the backslash stays in the string)") if "{" in text else None
+        self._emit(K_ERROR, LexError(f"Unterminated string: {_short(text)}", hint, True), pos, end, nl)
         return end
 
 
