@@ -107,6 +107,12 @@ def test_outside_a_package(bt_home, tmp_path):
     assert r.returncode == 1
     assert r.stderr.strip() == ("Error: Package name 'Bad-Name' is invalid — must contain only lowercase "
                                 "letters, digits and underscores (try 'bad_name')")
+    # seed §8 lists `-dashes-` among the invalid names: it gets the name's
+    # error, not argparse's "the following arguments are required: name"
+    r = run_beamtalk(["new", "-dashes-"], cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stderr.strip() == ("Error: Package name '-dashes-' is invalid — must start with a lowercase "
+                                "letter (try 'dashes')")
 
 
 def test_run_starts_the_application_and_leaves_it_running(bt_home, tmp_path):
