@@ -115,6 +115,21 @@ def test_outside_a_package(bt_home, tmp_path):
                                 "letter (try 'dashes')")
 
 
+def test_build_warns_of_a_superclass_outside_the_package_and_the_stdlib(bt_home, tmp_path):
+    """Dependencies are not supported: a class of src/ subclassing another
+    package's class built in silence, and its .app could not start."""
+    root = new_package(tmp_path, "orphans")
+    (root / "src" / "kid.bt").write_text("/// doc\nLib subclass: Kid\n  x => 1\n")
+    r = run_beamtalk(["build"], cwd=root)
+    assert r.returncode == 0, r.stderr
+    assert ("kid.bt:2:1: warning: The superclass of Kid, Lib, is neither in src/ nor in the standard library"
+            in r.stderr), r.stderr
+    assert "hint: the application will not start until a class Lib is registered" in r.stderr
+    (root / "src" / "kid.bt").write_text("Object subclass: Kid\n  x => 1\n")
+    r = run_beamtalk(["build"], cwd=root)
+    assert r.returncode == 0 and "warning" not in r.stderr, r.stderr
+
+
 def test_run_starts_the_application_and_leaves_it_running(bt_home, tmp_path):
     root = new_package(tmp_path, "hello_app")
     try:
