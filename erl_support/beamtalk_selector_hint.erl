@@ -10,6 +10,29 @@
 
 -spec hint(atom(), atom()) -> binary().
 hint(Label, Sel) when is_atom(Sel) ->
+    case removed(Label) of
+        nil -> hint_for(Label, Sel);
+        Gone -> Gone
+    end;
+hint(_Label, _Sel) ->
+    ?DEFAULT.
+
+%% An instance (an actor, most often) of a class `removeFromSystem` took
+%% away answers nothing: say so rather than "Check spelling".
+removed(Label) when is_atom(Label) ->
+    Base = case binary:split(atom_to_binary(Label, utf8), <<" class">>) of
+               [B, <<>>] -> B;
+               _ -> atom_to_binary(Label, utf8)
+           end,
+    case catch beamtalk_class:exists(binary_to_existing_atom(Base, utf8)) of
+        false ->
+            <<Base/binary, " is no longer a class of this workspace (removeFromSystem removed it): its "
+              "instances answer no messages; define the class again to bring them back">>;
+        _ -> nil
+    end;
+removed(_) -> nil.
+
+hint_for(Label, Sel) ->
     case elsewhere(Sel) of
         nil ->
             case catch other_side(Label, Sel) of
@@ -17,9 +40,7 @@ hint(Label, Sel) when is_atom(Sel) ->
                 _ -> near(Label, Sel)
             end;
         Text -> Text
-    end;
-hint(_Label, _Sel) ->
-    ?DEFAULT.
+    end.
 
 near(Label, Sel) ->
     case catch nearest(Label, Sel) of
