@@ -137,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv and argv[0] == "check":
             return cmd_check(argv[1:])
+        if len(argv) == 2 and argv[0] == "new" and argv[1].startswith("-") and argv[1] not in ("-h", "--help"):
+            argv = ["new", "--", argv[1]]  # `beamtalk new -dashes-` is a (bad) name, not an option
         parser = build_parser()
         args = parser.parse_args(argv)
         if args.command == "repl":

@@ -69,7 +69,11 @@ field_names(#{?CK := _} = V) ->
 field_names(_) ->
     [].
 
-%% @doc `x fieldAt: #slot`.
+%% @doc `x fieldAt: #slot`.  On a class object (not a metaclass), its class
+%% variables: the only way a ClassBuilder class-side block (`[:cls | ...]`,
+%% which has no `self.v`) reaches the variables `addClassVariable:` declared.
+field_at({beamtalk_object, Tag, beamtalk_class, _} = Cls, Name) when Tag =/= 'Metaclass' ->
+    beamtalk_class:class_var(Cls, declared_class_var(Cls, Name, 'fieldAt:'));
 field_at(#{?CK := C} = V, Name) ->
     case maps:find(Name, V) of
         {ok, Val} when Name =/= ?CK -> Val;
@@ -83,7 +87,10 @@ field_at(V, _Name) ->
                              iolist_to_binary(["Cannot call 'fieldAt:' on ", atom_to_binary(C, utf8),
                                                " (primitive values have no fields)"]), nil).
 
-%% @doc `x fieldAt: #slot put: v`: values are immutable.
+%% @doc `x fieldAt: #slot put: v`: values are immutable; a class object sets
+%% one of its class variables (see field_at/2).
+field_at_put({beamtalk_object, Tag, beamtalk_class, _} = Cls, Name, Value) when Tag =/= 'Metaclass' ->
+    beamtalk_class:set_class_var(Cls, declared_class_var(Cls, Name, 'fieldAt:put:'), Value);
 field_at_put(V, _Name, _Value) ->
     C = beamtalk_send:class_name(V),
     beamtalk_exception:raise(immutable_value, C, 'fieldAt:put:',
@@ -108,6 +115,21 @@ missing_field(Name, #{?CK := C} = V) ->
     end;
 missing_field(Name, V) ->
     field_at(V, Name).
+
+%% A class variable the class or a superclass declares, or a clear error.
+declared_class_var(Cls, Name, Sel) ->
+    C = beamtalk_class:name_of(Cls),
+    Vars = lists:append([beamtalk_class:declared_class_vars(K) || K <- [C | beamtalk_class:superclasses(C)]]),
+    case is_atom(Name) andalso lists:member(Name, Vars) of
+        true -> Name;
+        false ->
+            T = field_text(Name),
+            beamtalk_exception:raise(runtime_error, C, Sel,
+                                     iolist_to_binary([atom_to_binary(C, utf8), " has no class variable '", T, "'"]),
+                                     iolist_to_binary(["declare it with classState: ", T, " = ... (or addClassVariable: #",
+                                                       T, " default: ...); ", atom_to_binary(C, utf8), " has ",
+                                                       beamtalk_print:print_string(lists:usort(Vars))]))
+    end.
 
 field_text(A) when is_atom(A) -> atom_to_binary(A, utf8);
 field_text(T) -> beamtalk_print:print_string(T).

@@ -133,7 +133,7 @@ metaclass_new(N) ->
     B = b(Self),
     Name = beamtalk_class:name_of(Self),
     case maps:is_key(Sel, beamtalk_class:behaviour_own(B)) of
-        false -> not_defined(Self, Name, Sel);
+        false -> not_defined(Self, B, Sel);
         true ->
             Side = element(1, B) =:= meta,
             Info = case beamtalk_class:entry(Name) of
@@ -146,12 +146,23 @@ metaclass_new(N) ->
               doc => maps:get(doc, Info, nil)}
     end.
 
-not_defined(Self, Name, Sel) ->
+%% The hint names the other side of the class when it defines the selector
+%% (`Foo >> #make` for a class-side `make`).
+not_defined(Self, {Side, Name} = _B, Sel) ->
+    S = beamtalk_print:display_string(Sel),
+    N = atom_to_binary(Name, utf8),
+    Other = case Side of class -> {meta, Name}; meta -> {class, Name} end,
+    Hint = case is_atom(Sel) andalso maps:is_key(Sel, beamtalk_class:behaviour_own(Other)) of
+               true when Side =:= class ->
+                   iolist_to_binary([S, " is a class-side method of ", N, ": ", N, " class >> #", S]);
+               true ->
+                   iolist_to_binary([S, " is an instance method of ", N, ": ", N, " >> #", S]);
+               false ->
+                   <<"Use whichClassIncludesSelector: to find where it is defined">>
+           end,
     beamtalk_exception:raise(does_not_understand, Name, Sel,
-                             iolist_to_binary([beamtalk_print:print_string(Self),
-                                               " does not define '",
-                                               beamtalk_print:display_string(Sel), "'"]),
-                             <<"Use whichClassIncludesSelector: to find where it is defined">>).
+                             iolist_to_binary([beamtalk_print:print_string(Self), " does not define '", S, "'"]),
+                             Hint).
 
 %% @doc `C setDocForMethod: #sel to: "text"` (stdlib §7): the doc that
 %% `(C >> #sel) doc` and `:help C sel` show.  Only a method C defines itself.
@@ -159,7 +170,7 @@ not_defined(Self, Name, Sel) ->
     B = b(Self),
     Name = beamtalk_class:name_of(Self),
     case maps:is_key(Sel, beamtalk_class:behaviour_own(B)) of
-        false -> not_defined(Self, Name, Sel);
+        false -> not_defined(Self, B, Sel);
         true ->
             beamtalk_class:set_method_doc(Name, Sel, element(1, B) =:= meta, Text),
             Self

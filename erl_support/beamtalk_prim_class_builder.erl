@@ -66,11 +66,28 @@ check_name(_) -> err(<<"ClassBuilder: field names must be Symbols">>).
 
 constant(V) -> fun() -> V end.
 
+%% A selector that is not a Symbol (`addMethod: "speak" body: [...]`) is
+%% refused by name, with the call written the right way, before its block
+%% is looked at (the block is usually fine).
+check_selector(Sel, _Before, _After) when is_atom(Sel), Sel =/= nil, Sel =/= true, Sel =/= false -> ok;
+check_selector(Sel, Before, After) ->
+    Example = case is_binary(Sel) andalso re:run(Sel, "^[a-z_][A-Za-z0-9_:]*$", [unicode]) of
+                  {match, _} -> Sel;
+                  _ -> <<"foo">>
+              end,
+    beamtalk_exception:raise(
+      runtime_error, 'ClassBuilder', undefined,
+      iolist_to_binary(["ClassBuilder: a method selector must be a Symbol, not ",
+                        beamtalk_print:print_string(Sel)]),
+      iolist_to_binary(["a selector is a Symbol: ", Before, "#", Example, After])).
+
 'methods:'(_Self, State, Methods) when is_map(Methods) ->
+    [check_selector(S, <<"methods: #{">>, <<" => [:me | ...]}">>) || S <- maps:keys(Methods)],
     {Methods, given(methods, State#{methodSpecs => maps:map(fun instance_method/2, Methods)})};
 'methods:'(_, _, _) -> err(<<"ClassBuilder methods: expects a Dictionary of selector to block">>).
 
 'classMethods:'(_Self, State, Methods) when is_map(Methods) ->
+    [check_selector(S, <<"classMethods: #{">>, <<" => [:cls | ...]}">>) || S <- maps:keys(Methods)],
     {Methods, given(class_methods, State#{classMethodSpecs => maps:map(fun method/2, Methods)})};
 'classMethods:'(_, _, _) -> err(<<"ClassBuilder classMethods: expects a Dictionary of selector to block">>).
 
@@ -80,6 +97,7 @@ constant(V) -> fun() -> V end.
     {Name, State#{fieldSpecs => Fs1}}.
 
 'addMethod:body:'(_Self, #{methodSpecs := Ms} = State, Sel, Block) ->
+    check_selector(Sel, <<"addMethod: ">>, <<" body: [:me | ...]">>),
     {Sel, State#{methodSpecs => Ms#{Sel => instance_method(Sel, Block)}}}.
 
 'classVars:'(_Self, State, Vars) ->
@@ -96,10 +114,13 @@ constant(V) -> fun() -> V end.
 'info:'(_, _, _) -> err(<<"ClassBuilder info: expects a Dictionary">>).
 
 'addClassMethod:body:'(_Self, #{classMethodSpecs := Ms} = State, Sel, Block) ->
+    check_selector(Sel, <<"addClassMethod: ">>, <<" body: [:cls | ...]">>),
     {Sel, State#{classMethodSpecs => Ms#{Sel => method(Sel, Block)}}}.
 
 'addClassVariable:default:'(_Self, #{classVarSpecs := Vs} = State, Name, Default) ->
-    check_name(Name),
+    is_atom(Name) andalso Name =/= nil andalso Name =/= true andalso Name =/= false
+        orelse err(iolist_to_binary(["ClassBuilder: class variable names must be Symbols, not ",
+                                     beamtalk_print:print_string(Name)])),
     {Name, State#{classVarSpecs => [{N, F} || {N, F} <- Vs, N =/= Name] ++ [{Name, constant(Default)}]}}.
 
 'modifier:'(_Self, #{modifiers := Ms} = State, M) when M =:= abstract; M =:= sealed; M =:= typed ->

@@ -20,16 +20,73 @@ hint('String', Sel) when Sel =:= isLetter; Sel =:= isDigit; Sel =:= isVowel;
       "(Integers): s asCharlist answers them (\"a\" asCharlist first isLetter), or match a regex "
       "(s matchesRegex: \"^[a-z]+$\")">>;
 hint(Label, Sel) when is_atom(Sel) ->
-    case elsewhere(Sel) of
-        nil ->
-            case catch nearest(Label, Sel) of
-                Best when is_binary(Best) -> <<"did you mean '", Best/binary, "'?">>;
-                _ -> ?DEFAULT
-            end;
-        Text -> Text
+    case removed(Label) of
+        nil -> hint_for(Label, Sel);
+        Gone -> Gone
     end;
 hint(_Label, _Sel) ->
     ?DEFAULT.
+
+%% An instance (an actor, most often) of a class `removeFromSystem` took
+%% away answers nothing: say so rather than "Check spelling".
+removed(Label) when is_atom(Label) ->
+    Base = case binary:split(atom_to_binary(Label, utf8), <<" class">>) of
+               [B, <<>>] -> B;
+               _ -> atom_to_binary(Label, utf8)
+           end,
+    case catch beamtalk_class:exists(binary_to_existing_atom(Base, utf8)) of
+        false ->
+            <<Base/binary, " is no longer a class of this workspace (removeFromSystem removed it): its "
+              "instances answer no messages; define the class again to bring them back">>;
+        _ -> nil
+    end;
+removed(_) -> nil.
+
+hint_for(Label, Sel) ->
+    case elsewhere(Sel) of
+        nil ->
+            case catch other_side(Label, Sel) of
+                Side when is_binary(Side) -> Side;
+                _ -> near(Label, Sel)
+            end;
+        Text -> Text
+    end.
+
+near(Label, Sel) ->
+    case catch nearest(Label, Sel) of
+        Best when is_binary(Best) -> <<"did you mean '", Best/binary, "'?">>;
+        _ -> ?DEFAULT
+    end.
+
+%% A selector the other side of the receiver's class defines: an instance
+%% method sent to the class (`beamtalk run` sends `start` to the class, and
+%% an instance-side `start` is the usual slip) or a class-side method sent
+%% to an instance.  Fails (caught by hint/2) when neither side has it.
+other_side(Label, Sel) ->
+    S = atom_to_binary(Sel, utf8),
+    case binary:split(atom_to_binary(Label, utf8), <<" class">>) of
+        [Base, <<>>] ->
+            true = maps:is_key(Sel, beamtalk_class:instance_methods(binary_to_existing_atom(Base, utf8))),
+            <<S/binary, " is an instance method of ", Base/binary, ": send it to an instance, or define it "
+              "on the class side (put class in front of its header: class ", (header(S))/binary, " => ...)">>;
+        [Base] ->
+            true = maps:is_key(Sel, beamtalk_class:class_side_methods(binary_to_existing_atom(Base, utf8))),
+            <<S/binary, " is a class-side method of ", Base/binary, ": send it to the class (",
+              Base/binary, " ", (header(S))/binary, ")">>
+    end.
+
+%% `start`, `at: a put: b`, `+ a`: a selector written as a method header.
+header(S) ->
+    case arity(S) of
+        0 -> S;
+        _ ->
+            case binary:split(S, <<":">>, [global, trim_all]) of
+                [S] -> <<S/binary, " a">>;
+                Parts ->
+                    Names = lists:sublist([<<C>> || C <- lists:seq($a, $z)], length(Parts)),
+                    iolist_to_binary(lists:join(<<" ">>, [[P, <<": ">>, N] || {P, N} <- lists:zip(Parts, Names)]))
+            end
+    end.
 
 %% Selectors of Pharo and Squeak that Beamtalk spells differently (only
 %% reached when the receiver does not understand them).

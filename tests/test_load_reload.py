@@ -77,6 +77,25 @@ async def test_load_errors_are_located(repl, tmp_path):
     assert not missing.ok and "File not found" in missing.text
 
 
+async def test_a_superclass_nobody_defines_is_located_and_the_other_files_load(repl, tmp_path):
+    """A file whose superclass is neither in the load nor in the workspace
+    said only "Class 'Nope' not found", with no file or line."""
+    (tmp_path / "orphan.bt").write_text("/// doc\nNoSuchBase subclass: Orphan\n  x => 1\n")
+    (tmp_path / "orphan_kid.bt").write_text("Orphan subclass: OrphanKid\n  y => 1\n")
+    (tmp_path / "fine.bt").write_text("Object subclass: FineOne\n  x => 2\n")
+    out = await repl.evaluate(f":load {tmp_path}")
+    assert not out.ok
+    orphan = tmp_path / "orphan.bt"
+    assert (f"{orphan}:2:1: The superclass of Orphan, NoSuchBase, is not defined in the workspace"
+            in out.text), out.text
+    assert "hint: load the file that defines NoSuchBase first" in out.text
+    kid = tmp_path / "orphan_kid.bt"
+    assert f"{kid}:1:1: The superclass of OrphanKid, Orphan, did not load" in out.text
+    assert await ok(repl, "FineOne new x") == "2"
+    single = await repl.evaluate(f":load {orphan}")
+    assert not single.ok and f"{orphan}:2:1: The superclass of Orphan" in single.text
+
+
 async def test_two_classes_in_one_file_is_an_error(repl, tmp_path):
     path = tmp_path / "two.bt"
     path.write_text("Object subclass: One\n  a => 1\nObject subclass: Two\n  b => 2\n")

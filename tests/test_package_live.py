@@ -107,6 +107,27 @@ def test_outside_a_package(bt_home, tmp_path):
     assert r.returncode == 1
     assert r.stderr.strip() == ("Error: Package name 'Bad-Name' is invalid — must contain only lowercase "
                                 "letters, digits and underscores (try 'bad_name')")
+    # seed §8 lists `-dashes-` among the invalid names: it gets the name's
+    # error, not argparse's "the following arguments are required: name"
+    r = run_beamtalk(["new", "-dashes-"], cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stderr.strip() == ("Error: Package name '-dashes-' is invalid — must start with a lowercase "
+                                "letter (try 'dashes')")
+
+
+def test_build_warns_of_a_superclass_outside_the_package_and_the_stdlib(bt_home, tmp_path):
+    """Dependencies are not supported: a class of src/ subclassing another
+    package's class built in silence, and its .app could not start."""
+    root = new_package(tmp_path, "orphans")
+    (root / "src" / "kid.bt").write_text("/// doc\nLib subclass: Kid\n  x => 1\n")
+    r = run_beamtalk(["build"], cwd=root)
+    assert r.returncode == 0, r.stderr
+    assert ("kid.bt:2:1: warning: The superclass of Kid, Lib, is neither in src/ nor in the standard library"
+            in r.stderr), r.stderr
+    assert "hint: the application will not start until a class Lib is registered" in r.stderr
+    (root / "src" / "kid.bt").write_text("Object subclass: Kid\n  x => 1\n")
+    r = run_beamtalk(["build"], cwd=root)
+    assert r.returncode == 0 and "warning" not in r.stderr, r.stderr
 
 
 def test_run_starts_the_application_and_leaves_it_running(bt_home, tmp_path):

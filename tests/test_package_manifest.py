@@ -88,7 +88,18 @@ def test_bad_values_point_at_the_value():
 def test_unknown_keys_and_dependencies_are_warnings():
     m = parse('[package]\nname = "x"\nversion = "0.1.0"\nauthor = "me"\n[dependencies]\njson = "1.0"\n')
     assert m.warnings == ("/p/beamtalk.toml:4: unknown key package.author (ignored)",
-                          "/p/beamtalk.toml: [dependencies] are not supported yet (ignored)")
+                          "/p/beamtalk.toml:5: [dependencies] are not supported yet (ignored: json); "
+                          "load another package's classes with :load path/to/it/src")
+
+
+def test_dev_dependencies_are_warned_like_dependencies():
+    """Seed ADR 0026 reserves both tables; ignoring [dev-dependencies] in
+    silence left a user wondering why its classes were missing."""
+    m = parse('[package]\nname = "x"\nversion = "0.1.0"\n\n[dev-dependencies]\n'
+              'helper = { path = "../helper" }\nother = "1.0"\n')
+    assert m.warnings == ("/p/beamtalk.toml:5: [dev-dependencies] are not supported yet (ignored: helper, "
+                          "other); load another package's classes with :load path/to/it/src",)
+    assert parse('[package]\nname = "x"\nversion = "0.1.0"\n[dev-dependencies]\n').warnings == ()
 
 
 def test_find_root_walks_up(tmp_path):

@@ -65,7 +65,7 @@ def _digest(m: Manifest, files: list[Path]) -> str:
     return h.hexdigest()[:16]
 
 
-def compile_sources(files: list[Path]):
+def compile_sources(files: list[Path], scope: str = "src/"):
     """Compile class files offline: superclasses outside them come from the stdlib."""
     from beamtalk_ws.compiler import stdlib
     from beamtalk_ws.repl.loader import LoadPlan, compile_parsed, outside_superclasses, parse_files
@@ -84,7 +84,30 @@ def compile_sources(files: list[Path]):
         from beamtalk_ws.compiler.classes import ClassTable
         table = ClassTable()
     supers = {i.name: i.superclass for _, _, m in parsed for i in m.items if hasattr(i, "superclass")}
-    return compile_parsed(parsed, table, result), supers
+    compile_parsed(parsed, table, result)
+    result.warnings += _outside_superclass_warnings(parsed, table, scope)
+    return result, supers
+
+
+def _outside_superclass_warnings(parsed, table, scope: str) -> list[str]:
+    """A superclass neither in src/ nor in the stdlib: the build cannot
+    check it (dependencies are not supported; the workspace may hold it),
+    but the package's application will not start without it."""
+    from beamtalk_ws.compiler.errors import render_diagnostic
+    from beamtalk_ws.syntax import ast
+    from beamtalk_ws.syntax.diagnostics import Diagnostic
+
+    local = {i.name for _, _, m in parsed for i in m.items if isinstance(i, ast.ClassDef)}
+    out = []
+    for f, source, m in parsed:
+        for c in m.items:
+            if isinstance(c, ast.ClassDef) and c.superclass and c.superclass not in local | set(table.known):
+                d = Diagnostic(f"The superclass of {c.name}, {c.superclass}, is neither in {scope} nor in the "
+                               "standard library", c.span, severity="warning",
+                               hint=("the application will not start" if scope == "src/" else f"loading {scope} fails")
+                               + f" until a class {c.superclass} is registered")
+                out.append(render_diagnostic(d, source, str(f)))
+    return out
 
 
 def _refuse_duplicate_classes(parsed) -> None:
@@ -167,15 +190,16 @@ def build_file(path: Path, out: Path, *, log=None) -> BuildResult:
     """File mode (no manifest, seed §6): one file into `out` (`build/`), module `bt@<class>`."""
     say = log or (lambda line: None)
     result = BuildResult(None, out)
-    if _compile_into(result, [path], None, lambda f: f.name, say):
+    if _compile_into(result, [path], None, lambda f: f.name, say, scope=path.name):
         say(f"Build complete: {_n(len(result.modules), 'module')} in {out}/")
     return result
 
 
-def _compile_into(result: BuildResult, files: list[Path], keep: str | None, label, say) -> bool:
+def _compile_into(result: BuildResult, files: list[Path], keep: str | None, label, say,
+                  scope: str = "src/") -> bool:
     """Compile `files` and write their modules to `result.out`; False (with
     `result.errors`) when a file does not compile, and then nothing is written."""
-    plan, supers = compile_sources(files)
+    plan, supers = compile_sources(files, scope)
     result.errors = plan.errors
     result.warnings = plan.warnings
     if plan.errors:

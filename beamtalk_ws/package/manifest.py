@@ -237,8 +237,11 @@ def parse(text: str, path: Path) -> Manifest:
     warnings += [f"{path}:{_locate(text, 'package', k)[0]}: unknown key package.{k} (ignored)"
                 for k in pkg if k not in _PACKAGE_KEYS]
     warnings += [f"{path}: unknown table [{k}] (ignored)" for k in data if k not in _TOP_KEYS]
-    deps = data.get("dependencies")
-    if deps:
-        warnings.append(f"{path}: [dependencies] are not supported yet (ignored)")
+    for table in ("dependencies", "dev-dependencies"):  # seed §2: reserved for a future ADR
+        deps = data.get(table)
+        if deps:
+            names = ", ".join(deps) if isinstance(deps, dict) else str(deps)
+            warnings.append(f"{path}:{_locate(text, table, None)[0]}: [{table}] are not supported yet "
+                            f"(ignored: {names}); load another package's classes with :load path/to/it/src")
     return Manifest(path.parent.resolve(), name, version, description, tuple(licenses), start,
                     entry.strip() if entry else None, tuple(warnings), supervisor)

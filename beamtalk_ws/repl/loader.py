@@ -163,7 +163,37 @@ async def plan(paths: list[Path], client) -> LoadPlan:
     parsed = parse_files(paths, result)
     supers = outside_superclasses(parsed)
     table = await client.class_table(supers) if supers else ClassTable()
+    parsed = _without_unknown_superclasses(parsed, table, result)
     return compile_parsed(parsed, table, result, absolute_sources=True)
+
+
+def _without_unknown_superclasses(parsed: list, table: ClassTable, result: LoadPlan) -> list:
+    """A class whose superclass is neither in this load nor on the node would
+    fail on the node as a bare "Class 'X' not found" that names no file and
+    takes the whole load with it: report it at its header instead (and the
+    classes of this load below it), and load the other files."""
+    from beamtalk_ws.compiler.errors import CompileError
+    from beamtalk_ws.syntax.diagnostics import Diagnostic
+
+    defs = {i.name: (f, source, i) for f, source, m in parsed for i in m.items if isinstance(i, ast.ClassDef)}
+    bad: dict = {}
+    changed = True
+    while changed:
+        changed = False
+        for name, (f, source, c) in defs.items():
+            sup = c.superclass
+            if name in bad or sup is None or sup in table.known or (sup in defs and sup not in bad):
+                continue
+            if sup in defs:
+                msg, hint = f"The superclass of {name}, {sup}, did not load", f"see the error of {sup} above"
+            else:
+                msg = f"The superclass of {name}, {sup}, is not defined in the workspace"
+                hint = f"load the file that defines {sup} first, or :load a directory holding both"
+            err = CompileError([Diagnostic(msg, c.span, hint=hint)], source, str(f))
+            bad[name] = f
+            result.errors.append((f, err.render()))
+            changed = True
+    return [p for p in parsed if p[0] not in bad.values()]
 
 
 def _superclass_order(classes: dict) -> list[str]:
