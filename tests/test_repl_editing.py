@@ -151,3 +151,76 @@ async def test_prompt_session_keeps_invalid_input_with_the_error():
         inp.send_text("\x03")
         with pytest.raises(Cancelled):
             await asyncio.wait_for(task, 10)
+
+
+class _BoundClient:
+    bound_names = ["apple", "apricot"]
+    info: dict = {}
+
+
+class _BoundRepl:
+    client = _BoundClient()
+
+
+async def _wait_for(predicate, what):
+    for _ in range(200):
+        if predicate():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def test_escape_closes_the_completion_menu_and_keeps_what_was_typed():
+    """Esc with the menu open closes it (as in ptpython, IPython, editors),
+    giving back the text as typed; then Enter submits it."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from beamtalk_ws.repl.interactive import make_session
+
+    with create_pipe_input() as inp:
+        session = make_session(_BoundRepl(), None, input=inp, output=DummyOutput())
+        session.app.ttimeoutlen = 0.05
+        buf = session.default_buffer
+        task = asyncio.ensure_future(session.prompt_async())
+        inp.send_text("ap\t")
+        await _wait_for(lambda: buf.complete_state is not None, "the menu")
+        inp.send_text("\t")                       # walk to the first candidate
+        await _wait_for(lambda: buf.text == "apple", "the first candidate")
+        inp.send_text("\x1b")
+        await _wait_for(lambda: buf.complete_state is None, "Esc to close the menu")
+        assert buf.text == "ap"
+        inp.send_text("\r")
+        assert await asyncio.wait_for(task, 10) == "ap"
+
+
+async def test_a_long_syntax_error_is_shown_whole():
+    """The message under an invalid input wraps instead of being cut at the
+    terminal's edge (the hint is at its end)."""
+    import io
+
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from beamtalk_ws.repl.interactive import make_session
+    from beamtalk_ws.repl.keys import Cancelled
+
+    screen = io.StringIO()
+    out = Vt100_Output(screen, lambda: Size(rows=20, columns=60), term="xterm")
+    with create_pipe_input() as inp:
+        session = make_session(_Repl(), None, input=inp, output=out)
+        task = asyncio.ensure_future(session.prompt_async())
+        inp.send_text('"abc" , "def"\r')
+        buf = session.default_buffer
+        await _wait_for(lambda: buf.validation_error is not None, "the error")
+        await asyncio.sleep(0.3)                  # drawn
+        message = buf.validation_error.message
+        assert len(message) > 120 and message.endswith(")")
+        inp.send_text("\x03")
+        with pytest.raises(Cancelled):
+            await asyncio.wait_for(task, 10)
+    import re as _re
+    shown = _re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|[\r\n]", "", screen.getvalue())
+    tail = message[-25:]
+    assert tail in shown.replace("  ", " ") or tail in shown, shown[-400:]

@@ -54,7 +54,7 @@ def make_session(repl: Repl, history_path=None, *, input=None, output=None, engi
     else:
         history = InMemoryHistory()
     engine = engine or CompletionEngine(repl)
-    return PromptSession(
+    session = PromptSession(
         message=PROMPT,
         multiline=True,
         prompt_continuation=lambda width, line_number, wrap_count: CONTINUATION,
@@ -71,6 +71,24 @@ def make_session(repl: Repl, history_path=None, *, input=None, output=None, engi
         input=input,
         output=output,
     )
+    _wrap_validation_message(session)
+    return session
+
+
+def _wrap_validation_message(session) -> None:
+    """prompt_toolkit shows the validator's message on one line, cut at the
+    terminal's edge; ours end with a hint, so let that line wrap (up to a
+    few lines) instead."""
+    from prompt_toolkit.filters import has_validation_error, to_filter
+    from prompt_toolkit.layout.containers import ConditionalContainer, Window
+    from prompt_toolkit.layout.dimension import Dimension
+
+    for c in session.app.layout.walk():
+        if isinstance(c, ConditionalContainer) and c.filter is has_validation_error \
+                and isinstance(c.content, Window):
+            c.content.height = Dimension(min=1, max=6)
+            c.content.wrap_lines = to_filter(True)
+            c.content.dont_extend_height = to_filter(True)
 
 
 def _private_file(path):
