@@ -224,3 +224,40 @@ async def test_a_long_syntax_error_is_shown_whole():
     shown = _re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|[\r\n]", "", screen.getvalue())
     tail = message[-25:]
     assert tail in shown.replace("  ", " ") or tail in shown, shown[-400:]
+
+
+class _Chunks:
+    """A client whose background text arrives in the given chunks, then stops."""
+
+    def __init__(self, chunks):
+        self.chunks = list(chunks)
+
+    async def subscribe_transcript(self):
+        return None
+
+    async def next_background(self):
+        if not self.chunks:
+            await asyncio.sleep(3600)
+        item = self.chunks.pop(0)
+        if isinstance(item, float):
+            await asyncio.sleep(item)
+            item = self.chunks.pop(0)
+        return "transcript", item
+
+
+class _NoPrompt:
+    class app:
+        is_running = False
+
+
+async def test_background_text_is_shown_by_lines(capsys):
+    """`Transcript show: "bg"; cr` arrives as two chunks ("bg", "\\n"): one
+    marked line, not "│ bg" and an empty "│ " line; a line left open is
+    shown once nothing more comes."""
+    from beamtalk_ws.repl.interactive import follow_background
+
+    client = _Chunks(["bg", "\n", "a", "b\nc", "\n", "tail", 0.5, "more\n"])
+    task = asyncio.ensure_future(follow_background(_NoPrompt(), client))
+    await asyncio.sleep(1.0)
+    task.cancel()
+    assert capsys.readouterr().out == "\u2502 bg\n\u2502 ab\n\u2502 c\n\u2502 tail\n\u2502 more\n"

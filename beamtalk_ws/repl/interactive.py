@@ -256,19 +256,54 @@ def mark_background(text: str) -> str:
     return "".join(BACKGROUND_MARK + line + "\n" for line in text.rstrip("\n").split("\n")) if text else ""
 
 
+#: How long a line without its newline waits for the rest before it is shown.
+LINE_WAIT = 0.1
+
+
 async def follow_background(session, client) -> None:
     """Transcript text and output of processes earlier inputs left running, shown
     as they arrive: above the prompt while one is being edited (the line being
-    typed is drawn again below), straight to the terminal while an input runs."""
+    typed is drawn again below), straight to the terminal while an input runs.
+
+    Shown by whole lines: `Transcript show: "x"; cr` arrives as two chunks, and
+    showing each at once would print `│ x` and then an empty `│ ` line.  A line
+    still open is shown when nothing more comes for LINE_WAIT seconds."""
     try:
         await client.subscribe_transcript()
     except WorkspaceError:
         pass
-    while True:
-        try:
-            _kind, text = await client.next_background()
-        except Exception:                       # noqa: BLE001 - the connection is gone: stop following
-            return
-        shown = mark_background(text)
-        if shown:
-            _above_prompt(session, lambda shown=shown: (sys.stdout.write(shown), sys.stdout.flush()))
+    partial = ""
+    pending = None
+    try:
+        while True:
+            if pending is None:
+                pending = asyncio.ensure_future(client.next_background())
+            if partial:
+                done, _ = await asyncio.wait({pending}, timeout=LINE_WAIT)
+                if not done:
+                    _show_background(session, partial + "\n")
+                    partial = ""
+                    continue
+            try:
+                _kind, text = await pending
+            except Exception:                       # noqa: BLE001 - the connection is gone: stop following
+                if partial:
+                    _show_background(session, partial + "\n")
+                return
+            finally:
+                if pending.done():
+                    pending = None
+            text = partial + text
+            cut = text.rfind("\n") + 1
+            partial = text[cut:]
+            if cut:
+                _show_background(session, text[:cut])
+    finally:
+        if pending is not None:
+            pending.cancel()
+
+
+def _show_background(session, text: str) -> None:
+    shown = mark_background(text)
+    if shown:
+        _above_prompt(session, lambda: (sys.stdout.write(shown), sys.stdout.flush()))
