@@ -261,3 +261,18 @@ async def test_background_text_is_shown_by_lines(capsys):
     await asyncio.sleep(1.0)
     task.cancel()
     assert capsys.readouterr().out == "\u2502 bg\n\u2502 ab\n\u2502 c\n\u2502 tail\n\u2502 more\n"
+
+
+def test_a_wrapped_long_line_is_not_shown_as_a_continuation_line():
+    """`..> ` marks a new line of the input; the rest of a line too long for
+    the terminal is indented without it, so it does not read as a new line."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from beamtalk_ws.repl.interactive import CONTINUATION, make_session
+
+    with create_pipe_input() as inp:
+        session = make_session(_Repl(), None, input=inp, output=DummyOutput())
+        cont = session.prompt_continuation
+        assert cont(2, 1, 0) == CONTINUATION
+        assert cont(2, 0, 1).strip() == "" and len(cont(2, 0, 1)) == len(CONTINUATION)

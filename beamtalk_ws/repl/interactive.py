@@ -57,7 +57,7 @@ def make_session(repl: Repl, history_path=None, *, input=None, output=None, engi
     session = PromptSession(
         message=PROMPT,
         multiline=True,
-        prompt_continuation=lambda width, line_number, wrap_count: CONTINUATION,
+        prompt_continuation=_continuation,
         history=history,
         lexer=BeamtalkLexer(),
         completer=prompt_toolkit_completer(engine),
@@ -73,6 +73,12 @@ def make_session(repl: Repl, history_path=None, *, input=None, output=None, engi
     )
     _wrap_validation_message(session)
     return session
+
+
+def _continuation(width: int, line_number: int, wrap_count: int) -> str:
+    """`..> ` before a new line of the input; blanks before the part of a long
+    line that wraps, which is not a new line."""
+    return CONTINUATION if wrap_count == 0 else " " * len(CONTINUATION)
 
 
 def _wrap_validation_message(session) -> None:
