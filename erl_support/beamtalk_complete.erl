@@ -219,9 +219,12 @@ erlang_selectors(Module) when is_atom(Module) ->
 erlang_selectors(_) ->
     [].
 
-%% Only functions whose name reads as a Beamtalk selector part.
+%% Only functions (and modules: `Erlang OTP-PUB-KEY` does not parse) whose
+%% name reads as a Beamtalk selector part.
+sendable(F) when is_atom(F) ->
+    sendable(atom_to_list(F));
 sendable(F) ->
-    case atom_to_list(F) of
+    case F of
         [C | Rest] when C >= $a, C =< $z; C =:= $_ ->
             lists:all(fun(X) -> (X >= $a andalso X =< $z) orelse (X >= $A andalso X =< $Z)
                                     orelse (X >= $0 andalso X =< $9) orelse X =:= $_ end, Rest);
@@ -236,7 +239,8 @@ modules(Prefix) ->
     Size = byte_size(Prefix),
     Found = [M || M <- lists:usort(Loaded ++ Available),
                   binary:longest_common_prefix([M, Prefix]) =:= Size,
-                  not is_beamtalk_module(M)],
+                  not is_beamtalk_module(M),
+                  sendable(binary_to_list(M))],
     lists:sublist(Found, ?MAX_MODULES).
 
 %% The runtime's own modules and compiled classes are not what a user

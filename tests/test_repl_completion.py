@@ -258,3 +258,12 @@ def test_json_complete_op(workspace):
     assert replies[3] == {"id": 4, "completions": ["factorial"]}
     assert replies[4]["id"] == 5 and "cursor" in replies[4]["error"]
     assert replies[5]["id"] == 6 and "code" in replies[5]["error"]
+
+
+async def test_erlang_module_names_are_only_ones_that_can_be_written(engine):
+    # `Erlang OTP-PUB-KEY` (an asn1 module on the code path) does not parse:
+    # completion offers only module names that read as an identifier.
+    found = [c.text for c in await engine.complete("Erlang ", timeout=5) if c.meta == "module"]
+    assert "application" in found
+    odd = [f for f in found if not (f[:1].islower() and f.replace("_", "a").isalnum())]
+    assert odd == []

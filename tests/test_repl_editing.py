@@ -151,3 +151,128 @@ async def test_prompt_session_keeps_invalid_input_with_the_error():
         inp.send_text("\x03")
         with pytest.raises(Cancelled):
             await asyncio.wait_for(task, 10)
+
+
+class _BoundClient:
+    bound_names = ["apple", "apricot"]
+    info: dict = {}
+
+
+class _BoundRepl:
+    client = _BoundClient()
+
+
+async def _wait_for(predicate, what):
+    for _ in range(200):
+        if predicate():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def test_escape_closes_the_completion_menu_and_keeps_what_was_typed():
+    """Esc with the menu open closes it (as in ptpython, IPython, editors),
+    giving back the text as typed; then Enter submits it."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from beamtalk_ws.repl.interactive import make_session
+
+    with create_pipe_input() as inp:
+        session = make_session(_BoundRepl(), None, input=inp, output=DummyOutput())
+        session.app.ttimeoutlen = 0.05
+        buf = session.default_buffer
+        task = asyncio.ensure_future(session.prompt_async())
+        inp.send_text("ap\t")
+        await _wait_for(lambda: buf.complete_state is not None, "the menu")
+        inp.send_text("\t")                       # walk to the first candidate
+        await _wait_for(lambda: buf.text == "apple", "the first candidate")
+        inp.send_text("\x1b")
+        await _wait_for(lambda: buf.complete_state is None, "Esc to close the menu")
+        assert buf.text == "ap"
+        inp.send_text("\r")
+        assert await asyncio.wait_for(task, 10) == "ap"
+
+
+async def test_a_long_syntax_error_is_shown_whole():
+    """The message under an invalid input wraps instead of being cut at the
+    terminal's edge (the hint is at its end)."""
+    import io
+
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from beamtalk_ws.repl.interactive import make_session
+    from beamtalk_ws.repl.keys import Cancelled
+
+    screen = io.StringIO()
+    out = Vt100_Output(screen, lambda: Size(rows=20, columns=60), term="xterm")
+    with create_pipe_input() as inp:
+        session = make_session(_Repl(), None, input=inp, output=out)
+        task = asyncio.ensure_future(session.prompt_async())
+        inp.send_text('"abc" , "def"\r')
+        buf = session.default_buffer
+        await _wait_for(lambda: buf.validation_error is not None, "the error")
+        await asyncio.sleep(0.3)                  # drawn
+        message = buf.validation_error.message
+        assert len(message) > 120 and message.endswith(")")
+        inp.send_text("\x03")
+        with pytest.raises(Cancelled):
+            await asyncio.wait_for(task, 10)
+    import re as _re
+    shown = _re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|[\r\n]", "", screen.getvalue())
+    tail = message[-25:]
+    assert tail in shown.replace("  ", " ") or tail in shown, shown[-400:]
+
+
+class _Chunks:
+    """A client whose background text arrives in the given chunks, then stops."""
+
+    def __init__(self, chunks):
+        self.chunks = list(chunks)
+
+    async def subscribe_transcript(self):
+        return None
+
+    async def next_background(self):
+        if not self.chunks:
+            await asyncio.sleep(3600)
+        item = self.chunks.pop(0)
+        if isinstance(item, float):
+            await asyncio.sleep(item)
+            item = self.chunks.pop(0)
+        return "transcript", item
+
+
+class _NoPrompt:
+    class app:
+        is_running = False
+
+
+async def test_background_text_is_shown_by_lines(capsys):
+    """`Transcript show: "bg"; cr` arrives as two chunks ("bg", "\\n"): one
+    marked line, not "│ bg" and an empty "│ " line; a line left open is
+    shown once nothing more comes."""
+    from beamtalk_ws.repl.interactive import follow_background
+
+    client = _Chunks(["bg", "\n", "a", "b\nc", "\n", "tail", 0.5, "more\n"])
+    task = asyncio.ensure_future(follow_background(_NoPrompt(), client))
+    await asyncio.sleep(1.0)
+    task.cancel()
+    assert capsys.readouterr().out == "\u2502 bg\n\u2502 ab\n\u2502 c\n\u2502 tail\n\u2502 more\n"
+
+
+def test_a_wrapped_long_line_is_not_shown_as_a_continuation_line():
+    """`..> ` marks a new line of the input; the rest of a line too long for
+    the terminal is indented without it, so it does not read as a new line."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from beamtalk_ws.repl.interactive import CONTINUATION, make_session
+
+    with create_pipe_input() as inp:
+        session = make_session(_Repl(), None, input=inp, output=DummyOutput())
+        cont = session.prompt_continuation
+        assert cont(2, 1, 0) == CONTINUATION
+        assert cont(2, 0, 1).strip() == "" and len(cont(2, 0, 1)) == len(CONTINUATION)

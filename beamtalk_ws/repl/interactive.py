@@ -54,10 +54,10 @@ def make_session(repl: Repl, history_path=None, *, input=None, output=None, engi
     else:
         history = InMemoryHistory()
     engine = engine or CompletionEngine(repl)
-    return PromptSession(
+    session = PromptSession(
         message=PROMPT,
         multiline=True,
-        prompt_continuation=lambda width, line_number, wrap_count: CONTINUATION,
+        prompt_continuation=_continuation,
         history=history,
         lexer=BeamtalkLexer(),
         completer=prompt_toolkit_completer(engine),
@@ -71,6 +71,30 @@ def make_session(repl: Repl, history_path=None, *, input=None, output=None, engi
         input=input,
         output=output,
     )
+    _wrap_validation_message(session)
+    return session
+
+
+def _continuation(width: int, line_number: int, wrap_count: int) -> str:
+    """`..> ` before a new line of the input; blanks before the part of a long
+    line that wraps, which is not a new line."""
+    return CONTINUATION if wrap_count == 0 else " " * len(CONTINUATION)
+
+
+def _wrap_validation_message(session) -> None:
+    """prompt_toolkit shows the validator's message on one line, cut at the
+    terminal's edge; ours end with a hint, so let that line wrap (up to a
+    few lines) instead."""
+    from prompt_toolkit.filters import has_validation_error, to_filter
+    from prompt_toolkit.layout.containers import ConditionalContainer, Window
+    from prompt_toolkit.layout.dimension import Dimension
+
+    for c in session.app.layout.walk():
+        if isinstance(c, ConditionalContainer) and c.filter is has_validation_error \
+                and isinstance(c.content, Window):
+            c.content.height = Dimension(min=1, max=6)
+            c.content.wrap_lines = to_filter(True)
+            c.content.dont_extend_height = to_filter(True)
 
 
 def _private_file(path):
@@ -238,19 +262,54 @@ def mark_background(text: str) -> str:
     return "".join(BACKGROUND_MARK + line + "\n" for line in text.rstrip("\n").split("\n")) if text else ""
 
 
+#: How long a line without its newline waits for the rest before it is shown.
+LINE_WAIT = 0.1
+
+
 async def follow_background(session, client) -> None:
     """Transcript text and output of processes earlier inputs left running, shown
     as they arrive: above the prompt while one is being edited (the line being
-    typed is drawn again below), straight to the terminal while an input runs."""
+    typed is drawn again below), straight to the terminal while an input runs.
+
+    Shown by whole lines: `Transcript show: "x"; cr` arrives as two chunks, and
+    showing each at once would print `│ x` and then an empty `│ ` line.  A line
+    still open is shown when nothing more comes for LINE_WAIT seconds."""
     try:
         await client.subscribe_transcript()
     except WorkspaceError:
         pass
-    while True:
-        try:
-            _kind, text = await client.next_background()
-        except Exception:                       # noqa: BLE001 - the connection is gone: stop following
-            return
-        shown = mark_background(text)
-        if shown:
-            _above_prompt(session, lambda shown=shown: (sys.stdout.write(shown), sys.stdout.flush()))
+    partial = ""
+    pending = None
+    try:
+        while True:
+            if pending is None:
+                pending = asyncio.ensure_future(client.next_background())
+            if partial:
+                done, _ = await asyncio.wait({pending}, timeout=LINE_WAIT)
+                if not done:
+                    _show_background(session, partial + "\n")
+                    partial = ""
+                    continue
+            try:
+                _kind, text = await pending
+            except Exception:                       # noqa: BLE001 - the connection is gone: stop following
+                if partial:
+                    _show_background(session, partial + "\n")
+                return
+            finally:
+                if pending.done():
+                    pending = None
+            text = partial + text
+            cut = text.rfind("\n") + 1
+            partial = text[cut:]
+            if cut:
+                _show_background(session, text[:cut])
+    finally:
+        if pending is not None:
+            pending.cancel()
+
+
+def _show_background(session, text: str) -> None:
+    shown = mark_background(text)
+    if shown:
+        _above_prompt(session, lambda: (sys.stdout.write(shown), sys.stdout.flush()))

@@ -7,7 +7,8 @@
   end) Enter just breaks the line.  Escape-Enter (Meta-Enter) submits as it is.
 * Tab indents at the start of a line and completes elsewhere (a single
   candidate, or what all candidates share, is inserted; several open a menu
-  that Tab and Shift-Tab walk through); Backspace in leading whitespace
+  that Tab and Shift-Tab walk through; Escape closes it, giving back the
+  text as typed); Backspace in leading whitespace
   removes one indentation step.
 * Ctrl-C cancels the input being edited (`Cancelled`); Ctrl-D on an empty
   line leaves (prompt_toolkit's default); Ctrl-R searches the history
@@ -21,7 +22,8 @@ from __future__ import annotations
 import re
 
 from prompt_toolkit.enums import DEFAULT_BUFFER
-from prompt_toolkit.filters import has_focus
+from prompt_toolkit.application.current import get_app
+from prompt_toolkit.filters import Condition, has_focus
 from prompt_toolkit.key_binding import KeyBindings
 
 INDENT = "  "
@@ -99,6 +101,12 @@ def repl_key_bindings() -> KeyBindings:
     @kb.add("escape", "enter", filter=editing)
     def _submit(event):
         accept(event.current_buffer)
+
+    menu_open = Condition(lambda: get_app().current_buffer.complete_state is not None)
+
+    @kb.add("escape", filter=editing & menu_open)
+    def _close_menu(event):
+        event.current_buffer.cancel_completion()   # back to the text as typed
 
     @kb.add("c-c", filter=editing)
     def _cancel(event):
