@@ -28,7 +28,8 @@
 %% (ms or infinity) and `detached` (true: runs on when its client goes);
 %% an eval reply is `{ok, Text, Names}`, `{error, Kind, Text, Names}` or
 %% `{tests, Results, Names}`, with the notice appended as one more element
-%% when the session's evaluator was replaced; `{interrupt, S}`, `{bindings, S}`, `{clear, S}`,
+%% when the session's evaluator was replaced; `{interrupt, S}` (or `{interrupt, S, Client}`:
+%% the client's own request first), `{bindings, S}`, `{clear, S}`,
 %% `{class_info, Names}`, `{transcript_subscribe, Pid}` and
 %% `{transcript_unsubscribe, Pid}` (Pid then receives `{transcript, Text}`,
 %% see beamtalk_transcript), `{stop_with, Pid}` (stop the node when Pid
@@ -128,6 +129,28 @@ handle_call({eval, SessionName, Req}, From, St0) ->
         none -> {noreply, start_eval(S, From, Req, St1)};
         _ -> Q = queue:in({From, Req}, S#session.queue),
              {noreply, put_session(S#session{queue = Q}, St1)}
+    end;
+handle_call({interrupt, SessionName, Client}, From, St) ->
+    %% A client's interrupt (Ctrl-C at its prompt) is about what it waits
+    %% for: its own running request, or else its own queued ones, which are
+    %% answered Interrupted while another client's run goes on.  A client
+    %% with nothing of its own in the session stops the session's run.
+    case maps:find(SessionName, St#st.sessions) of
+        {ok, #session{running = #run{from = {Client, _}}}} ->
+            handle_call({interrupt, SessionName}, From, St);
+        {ok, #session{queue = Q} = S} ->
+            case lists:partition(fun({{P, _}, _}) -> P =:= Client end, queue:to_list(Q)) of
+                {[], _} ->
+                    handle_call({interrupt, SessionName}, From, St);
+                {Mine, Others} ->
+                    Names = lists:sort(maps:keys(S#session.bindings)),
+                    Text = <<"Interrupted: the input had not started (another client's evaluation "
+                             "was running in this session)">>,
+                    [gen_server:reply(F, {error, interrupted, Text, Names}) || {F, _} <- Mine],
+                    {reply, ok, put_session(S#session{queue = queue:from_list(Others)}, St)}
+            end;
+        error ->
+            {reply, idle, St}
     end;
 handle_call({interrupt, SessionName}, _From, St) ->
     case maps:find(SessionName, St#st.sessions) of

@@ -361,3 +361,35 @@ async def test_a_crash_of_a_process_spawned_from_the_session_is_reported_to_it(r
                       )).endswith(" crashed: badarith\n")
     # an exit is no crash report (as in Erlang), and nothing else is noted
     assert await run("Erlang erlang spawn: [Erlang erlang exit: #boom]. Erlang timer sleep: 300") == ""
+
+
+async def test_an_interrupt_cancels_the_callers_own_queued_input_not_another_clients_run(workspace):
+    """Two clients on one session: B's input waits behind A's runaway
+    loop.  B's interrupt (Ctrl-C at B's prompt) cancels what B is waiting
+    for and leaves A's evaluation alone; A's own interrupt stops A's.  A
+    client with nothing running or queued still stops the session's run
+    (a tool stopping a loop someone else started)."""
+    _, a, b, ra, rb = await _session_pair(workspace)
+    try:
+        assert (await ra.evaluate("n := 5")).text == "5"
+        loop = asyncio.ensure_future(ra.evaluate("[true] whileTrue: []"))
+        await asyncio.sleep(0.3)
+        waiting = asyncio.ensure_future(rb.evaluate("n + 1"))
+        await asyncio.sleep(0.3)
+        assert await b.interrupt()
+        out_b = await waiting
+        assert (out_b.ok, out_b.kind) == (False, "interrupted")
+        assert out_b.text.startswith("Interrupted")
+        assert not loop.done()                      # A's run goes on
+        assert await a.interrupt()
+        out_a = await loop
+        assert (out_a.ok, out_a.text, out_a.kind) == (False, "Interrupted", "interrupted")
+        # B, with nothing of its own running or queued, stops A's run
+        loop = asyncio.ensure_future(ra.evaluate("[true] whileTrue: []"))
+        await asyncio.sleep(0.3)
+        assert await b.interrupt()
+        assert (await loop).kind == "interrupted"
+        assert (await rb.evaluate("n + 1")).text == "6"
+    finally:
+        await a.close()
+        await b.close()

@@ -348,7 +348,9 @@ class WorkspaceClient:
         return {str(k): v for k, v in reply[1].items()}
 
     async def interrupt(self) -> bool:
-        reply = await self.call((Atom("interrupt"), self.session.encode()))
+        # the mailbox the evaluations come from: the node stops this
+        # client's own request first (see beamtalk_workspace)
+        reply = await self.call((Atom("interrupt"), self.session.encode(), self.mailbox.pid))
         return reply == Atom("ok")
 
     async def bindings(self) -> list[tuple[str, str]]:
