@@ -248,3 +248,17 @@ def test_a_block_that_calls_itself_through_its_own_variable_is_warned():
     assert "hint:" in w[0] and "method" in w[0]
     assert compile_input("g := 1. f := [:k | g + k]").warnings == []
     assert compile_input("f := 1. f := [:f | f + 1]").warnings == []
+
+
+def test_a_block_calling_itself_through_the_name_it_is_assigned_to_in_a_method_gets_a_hint():
+    from beamtalk_ws.compiler.semantic import ScopeCheck
+    from beamtalk_ws.syntax import parse
+
+    src = ("Object subclass: F\n  class fib: n =>\n"
+           "    fib := [:k | k < 2 ifTrue: [k] ifFalse: [(fib value: k - 1) + 1]].\n    ^fib value: n\n")
+    ds = ScopeCheck(frozenset()).run(parse(src).items)
+    assert [d.message for d in ds] == ["Undefined variable: fib"]
+    assert ds[0].hint.startswith("`fib` is being assigned this block: a block cannot call itself")
+    # an ordinary undefined name in an assignment keeps the plain message
+    ds = ScopeCheck(frozenset()).run(parse("x := x + 1").items)
+    assert [(d.message, d.hint) for d in ds] == [("Undefined variable: x", None)]

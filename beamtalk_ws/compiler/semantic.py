@@ -18,14 +18,17 @@ class ScopeCheck:
     def __init__(self, bound: frozenset[str]):
         self.defined = set(bound) | PREDEFINED
         self.diagnostics: list[Diagnostic] = []
+        #: names being assigned a block whose body is being visited
+        #: (``fib := [...]``)
+        self.assigning: list[str] = []
 
     def run(self, statements) -> list[Diagnostic]:
         for s in statements:
             self.visit(s)
         return self.diagnostics
 
-    def error(self, message: str, node) -> None:
-        self.diagnostics.append(Diagnostic(message, node.span))
+    def error(self, message: str, node, hint: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(message, node.span, "error", hint))
 
     def visit(self, node) -> None:
         method = getattr(self, "visit_" + type(node).__name__, None)
@@ -57,15 +60,29 @@ class ScopeCheck:
         if node.name == "self" and "self" not in self.defined:
             self.error("self can only be used inside a method body", node)
         elif node.name not in self.defined:
-            self.error(f"Undefined variable: {node.name}", node)
+            name = node.name
+            hint = None
+            if name in self.assigning:
+                # ``fib := [:k | ... fib value: k - 1]``: the block is made
+                # before the name exists (spec semantics §4.5)
+                hint = (f"`{name}` is being assigned this block: a block cannot call itself "
+                        f"through the variable it is assigned to; write the recursion as a method, "
+                        f"or pass the block to itself ({name} := [:f :k | ... f value: f value: k - 1], "
+                        f"called as {name} value: {name} value: 10)")
+            self.error(f"Undefined variable: {name}", node, hint)
 
     def visit_Super(self, node) -> None:
         if "self" not in self.defined:
             self.error("super can only be used inside a method body", node)
 
     def visit_Assignment(self, node) -> None:
-        self.visit(node.value)
         target = node.target
+        block = isinstance(target, ast.Variable) and isinstance(node.value, ast.Block)
+        if block:
+            self.assigning.append(target.name)
+        self.visit(node.value)
+        if block:
+            self.assigning.pop()
         if isinstance(target, ast.Variable):
             if target.name in ("self", "true", "false", "nil"):
                 self.error(f"Cannot assign to {target.name}", target)
