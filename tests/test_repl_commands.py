@@ -178,3 +178,20 @@ async def test_a_command_on_the_line_after_a_class_runs_after_it(repl):
     # a failing class does not run the command
     bad = await run(repl, "Object subclass: CmdBad\n  one => 1 +\n:bindings")
     assert not bad.ok and "bindings" not in bad.text, bad.text
+
+
+async def test_a_command_line_followed_by_code_runs_the_command_then_the_code(repl, tmp_path):
+    """A paste of `:load file` and the lines that use it: the command takes
+    its own line only (it used to take the rest as part of the path)."""
+    f = tmp_path / "pasted.bt"
+    f.write_text("Object subclass: Pasted\n  one => 1\n")
+    out = await run(repl, f":load {f}\nPasted new one + 1")
+    assert out.ok, out.text
+    assert out.text.endswith("\n2"), out.text
+    # a failing command does not run the rest
+    bad = await run(repl, f":load {tmp_path / 'nothere.bt'}\nzz := 1")
+    assert not bad.ok and "nothere.bt" in bad.text, bad.text
+    assert "zz" not in [k for k, _ in await repl.client.bindings()]
+    # :emit takes code, which may span lines
+    emitted = await run(repl, ":emit forms 1 +\n 2")
+    assert emitted.ok and "op" in emitted.text, emitted.text

@@ -21,6 +21,8 @@ OutputCallback = Callable[[str], None]
 _FIRST_WORD = re.compile(r"([a-z][a-z-]*)(?![A-Za-z0-9_:])(.*)", re.S)
 COMMAND_WORDS = ("load", "reload", "help", "exit", "quit", "clear", "bindings", "test", "show-codegen",
                  "emit", "sessions", "workspace")
+#: commands whose argument is code, which may span lines (``:emit forms``)
+_CODE_COMMANDS = ("emit", "show-codegen", "sc")
 
 HELP = """\
 Beamtalk REPL commands:
@@ -87,25 +89,39 @@ class Repl:
     async def evaluate(self, code: str, on_output: OutputCallback | None = None) -> Outcome:
         stripped = code.strip()
         if stripped.startswith(":"):
+            line, newline, rest = stripped.partition("\n")
+            if newline and line[1:].split(" ", 1)[0] not in _CODE_COMMANDS:
+                # A command line, then more lines (a paste of `:load x.bt` and
+                # the code that uses it): commands are one line, so run the
+                # command, then the rest, and show both answers.
+                return await self._one_then_other(self.command(line, on_output),
+                                                  lambda: self.evaluate(rest, on_output))
             return await self.command(stripped, on_output)
         head, newline, last = stripped.rpartition("\n")
         if newline and last.startswith(":"):
             # A command at column 0 ends a multi-line input (`Object subclass:
             # Foo` ... then `:bindings`): no Beamtalk line starts with `:`, so
             # run the input, then the command, and show both answers.
-            first = await self.evaluate(head, on_output)
-            if not first.ok or first.quit:
-                return first
-            second = await self.command(last, on_output)
-            return Outcome(second.ok, "\n".join(t for t in (first.text, second.text) if t),
-                           quit=second.quit, kind=second.kind,
-                           warnings=first.warnings + second.warnings,
-                           notice=" ".join(n for n in (first.notice, second.notice) if n) or None)
+            return await self._one_then_other(self.evaluate(head, on_output),
+                                              lambda: self.command(last, on_output))
         m = _FIRST_WORD.match(stripped)
         if m and m.group(1) in COMMAND_WORDS and not m.group(2).lstrip().startswith(":="):
             return Outcome(False, f"Hint: did you mean `:{m.group(1)}`? REPL commands start with `:`",
                            kind="hint")
         return await self.evaluate_code(code, on_output)
+
+    @staticmethod
+    async def _one_then_other(first_run, second_run) -> Outcome:
+        """Two parts of one input, in order: the second runs only when the
+        first succeeded; one Outcome shows both answers."""
+        first = await first_run
+        if not first.ok or first.quit:
+            return first
+        second = await second_run()
+        return Outcome(second.ok, "\n".join(t for t in (first.text, second.text) if t),
+                       quit=second.quit, kind=second.kind,
+                       warnings=first.warnings + second.warnings,
+                       notice=" ".join(n for n in (first.notice, second.notice) if n) or None)
 
     async def compile(self, code: str, module=None):
         """Compile an input against this session's bindings (asking the node
