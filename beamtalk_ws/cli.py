@@ -205,6 +205,14 @@ def cmd_check(argv: list[str]) -> int:
                 print("beamtalk check: --emit forms needs exactly one FILE", file=sys.stderr)
                 return 2
             return emit_forms(files[0])
+    if not [a for a in argv if not a.startswith("-")]:
+        # no PATH: inside a package, its sources and tests (as `build` and
+        # `test` find them); outside one, check_main says a PATH is needed
+        from beamtalk_ws.package.manifest import find_root
+
+        root = find_root()
+        if root is not None:
+            argv = [*argv, *(os.path.relpath(d) for d in (root / "src", root / "test") if d.is_dir())]
     return check_main(argv, extra_passes=(semantic_pass,))
 
 

@@ -288,3 +288,18 @@ def test_run_starts_the_manifest_supervisor_before_start(bt_home, tmp_path):
         assert again.stdout.splitlines()[0] == "count 2"
     finally:
         stop_project_workspace(root)
+
+
+def test_check_without_a_path_checks_the_package_sources_and_tests(bt_home, tmp_path):
+    r = run_beamtalk(["new", "chk"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    pkg = tmp_path / "chk"
+    (pkg / "test" / "bad_test.bt").write_text("TestCase subclass: BadTest\n  testIt => 1 +\n")
+    r = run_beamtalk(["check"], cwd=pkg)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "test/bad_test.bt:2:15: Unexpected token: expected expression, found +" in r.stdout, r.stdout
+    assert "2 files checked: 1 error" in r.stdout
+    # from a directory of the package too; outside a package a PATH is needed
+    assert run_beamtalk(["check"], cwd=pkg / "src").returncode == 1
+    r = run_beamtalk(["check"], cwd=tmp_path)
+    assert r.returncode == 2 and "no PATH given" in r.stderr
