@@ -298,7 +298,7 @@ def test_check_without_a_path_checks_the_package_sources_and_tests(bt_home, tmp_
     r = run_beamtalk(["check"], cwd=pkg)
     assert r.returncode == 1, r.stdout + r.stderr
     assert "test/bad_test.bt:2:15: Unexpected token: expected expression, found +" in r.stdout, r.stdout
-    assert "2 files checked: 1 error" in r.stdout
+    assert "2 files checked: 1 error" in r.stderr
     # from a directory of the package too; outside a package a PATH is needed
     assert run_beamtalk(["check"], cwd=pkg / "src").returncode == 1
     r = run_beamtalk(["check"], cwd=tmp_path)
