@@ -330,3 +330,33 @@ def test_files_changed_on_disk_are_read_again(lsp, project):
     while "Widget" not in offered():
         assert time.monotonic() < deadline, "a new file on disk was never read"
         time.sleep(0.5)
+
+
+def _complete_at_end_of(lsp, uri, text, version):
+    lsp.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                          "contentChanges": [{"text": text}]})
+    lines = text.split("\n")
+    items = lsp.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                    "position": {"line": len(lines) - 1,
+                                                                 "character": len(lines[-1])}})["items"]
+    return [i["label"] for i in items]
+
+
+def test_completion_after_self_and_a_local_made_by_new_offers_the_class_selectors(lsp, project):
+    lsp.initialize(project)
+    uri = lsp.open(project / "cart.bt", COUNTER)
+    diagnostics_for(lsp, uri)
+    # `self ` in an instance method: the enclosing class's selectors, inherited ones too
+    labels = _complete_at_end_of(lsp, uri, COUNTER + "  reset => self ", 2)
+    assert {"increment", "value", "twice", "printString"} <= set(labels), labels
+    assert _complete_at_end_of(lsp, uri, COUNTER + "  reset => self incr", 3) == ["increment"]
+    # a class-side method: `self` is the class
+    labels = _complete_at_end_of(lsp, uri, COUNTER + "  class make => self ", 4)
+    assert "new" in labels and "increment" not in labels, labels
+    # a standalone `Counter >> sel` method
+    assert _complete_at_end_of(lsp, uri, COUNTER + "\nCounter >> thrice => self twi", 5) == ["twice"]
+    # a local assigned `Counter new` earlier in the method
+    text = COUNTER + "  copyTwice =>\n    c := Counter new.\n    c incr"
+    assert _complete_at_end_of(lsp, uri, text, 6) == ["increment"]
+    # outside any class, `self` is not guessed at
+    assert _complete_at_end_of(lsp, uri, "self incr", 7) == []

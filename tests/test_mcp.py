@@ -335,3 +335,27 @@ async def test_mcp_attaches_to_a_node_beamtalk_did_not_start(plain_node, tmp_pat
     r = run_beamtalk(["detach", "--node", node.name, "--cookie-file", str(node.cookie_file), "--unload"],
                      timeout=120)
     assert r.returncode == 0, r.stderr
+
+
+async def test_in_a_package_test_runs_the_tests_of_its_test_directory(workspace, tmp_path):
+    """An agent calling `test` in a package runs test/'s classes (as `beamtalk test` does),
+    edits included; a test file that does not compile is a tool error naming it."""
+    from beamtalk_ws.package.scaffold import new
+
+    root = new("mcptests", tmp_path)
+    (root / "src" / "mcp_counter.bt").write_text(COUNTER)
+    (root / "test" / "mcp_counter_test.bt").write_text(TESTS)
+    async with mcp_session(workspace, root, "mcp-pkg-tests") as s:
+        r = await s.call_tool("test", {})
+        assert not r.is_error, text_of(r)
+        data = r.structured_content
+        assert (data["total"], data["passed"], data["failed"]) == (2, 1, 1), text_of(r)
+        assert "Expected 5, got 1" in text_of(r)
+        # the agent fixes the test file; the next call sees it
+        (root / "test" / "mcp_counter_test.bt").write_text(TESTS.replace("equals: 5", "equals: 1"))
+        r = await s.call_tool("test", {"class_name": "McpCounterTest"})
+        assert r.structured_content["passed"] == 2, text_of(r)
+        (root / "test" / "broken_test.bt").write_text("TestCase subclass: BrokenTest\n  testX => (1 + ) \n")
+        r = await s.call_tool("test", {})
+        assert r.is_error and "broken_test.bt" in text_of(r) and "Fix the file" in text_of(r), text_of(r)
+

@@ -2,8 +2,10 @@
 client that answers its `complete` requests from the class index and, when
 the project's workspace is running, from the workspace as well.
 
-A file has no session, so there are no bindings: the engine is given none
-(`bound_names` is empty), and a name it cannot place is not asked about.
+A file has no session, so there are no bindings: the engine is given only
+the names whose class the text tells (`self`, `c := Cart new`: scope.py) as
+bindings, and their requests are rewritten to ask about that class; a name it
+cannot place is not asked about.
 """
 
 from __future__ import annotations
@@ -19,14 +21,31 @@ NODE_TIMEOUT = 0.5
 class EditorClient:
     """The part of WorkspaceClient the completion engine uses."""
 
-    bound_names: list = []
-
-    def __init__(self, index: ClassIndex, live=None):
+    def __init__(self, index: ClassIndex, live=None, known: dict | None = None):
         self.index = index
         self.live = live                     # a WorkspaceClient, or None
+        self.known = known or {}             # {name: (how, class)}: scope.receivers_at
+        self.bound_names = list(self.known)
         self.info = {"bindings": ()}         # never changes: the engine's cache lives 2 s
 
+    def _resolve(self, request):
+        """A request about a name the file binds, asked about its class instead."""
+        if not (isinstance(request, tuple) and len(request) == 2 and request[0] == Atom("selectors")):
+            return request
+        target = request[1]
+
+        def known(recv):
+            if str(recv[0]) == "binding" and str(recv[1]) in self.known:
+                how, cls = self.known[str(recv[1])]
+                return (Atom(how), Atom(cls))
+            return recv
+
+        if str(target[0]) == "chain":
+            return (request[0], (target[0], known(target[1]), target[2]))
+        return (request[0], known(target))
+
     async def complete(self, request, timeout: float = NODE_TIMEOUT) -> list[str]:
+        request = self._resolve(request)
         words = self._static(request)
         if self.live is not None:
             try:

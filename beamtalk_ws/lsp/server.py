@@ -133,9 +133,11 @@ def did_close(ls: BeamtalkServer, params: T.DidCloseTextDocumentParams) -> None:
 async def completion(ls: BeamtalkServer, params: T.CompletionParams) -> T.CompletionList:
     from beamtalk_ws.repl.completer import CompletionEngine
 
+    from .scope import receivers_at
+
     doc = ls.workspace.get_text_document(params.text_document.uri)
     offset = doc.offset_at_position(params.position)
-    client = EditorClient(ls.index, await ls.attach())
+    client = EditorClient(ls.index, await ls.attach(), receivers_at(doc.source, offset))
     found = await CompletionEngine(EditorRepl(client), timeout=1.0).complete(doc.source, offset)
     items = []
     for c in found:

@@ -173,8 +173,8 @@ class LiveWorkspace:
 
     async def interrupt(self) -> ToolAnswer:
         repl = await self.repl()
+        running = self._busy.locked()        # before: the stopped eval releases it at once
         stopped = await repl.client.interrupt()
-        running = self._busy.locked()
         return ToolAnswer("Interrupted" if stopped and running else "Nothing was running",
                           data={"interrupted": bool(stopped and running)})
 
@@ -267,16 +267,32 @@ class LiveWorkspace:
         repl = await self.repl()
         output: list[str] = []
         async with self._busy:
+            loaded = await _load_package_tests(repl, output)
+            if loaded is not None and not loaded.ok:
+                return ToolAnswer(f"The package's tests did not load:\n{loaded.text}\n"
+                                  "Fix the file named above, then call test again.", error=True, output=output)
             reply = await repl.client.run_tests([class_name] if class_name else None, on_output=output.append)
         if not reply.ok:
             return ToolAnswer(reply.text, error=True, output=output)
         results = [r.as_json() for r in reply.results or []]
         counts = {s: sum(1 for r in results if r["status"] == s) for s in ("pass", "fail", "error")}
         ok, text = repl_output(reply.results or [])
+        if not results:
+            text += ("\nNo tests ran: no TestCase subclass is loaded. Load a file that defines one"
+                     " (the load tool), or put it in the package's test/ directory.")
         data = {"passed": counts["pass"], "failed": counts["fail"], "errors": counts["error"],
                 "total": len(results), "results": results}
         # A failing test is a result, not a tool failure: the agent reads `failed`.
         return ToolAnswer(text, data=data, output=output)
+
+
+async def _load_package_tests(repl, output: list):
+    """In a package, its `test/` files (as last saved) are loaded before each `test` call, so an
+    agent runs the package's tests as `beamtalk test` does, and sees its edits to them."""
+    package = getattr(repl, "package", None)
+    if package is None or not package.test_dir.is_dir() or not any(package.test_dir.rglob("*.bt")):
+        return None
+    return await repl.load(str(package.test_dir), on_output=output.append)
 
 
 async def _open_package(repl, ws, say) -> None:
