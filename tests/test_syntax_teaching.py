@@ -357,7 +357,7 @@ def test_an_indented_assignment_after_a_class_is_not_taken_for_a_method_header()
         ("#(#a #b)", "Expected ')' to close list literal", "elements are separated by commas: #(#a, #b)"),
         ("#(1 + 2 3)", "Expected ')' to close list literal", "elements are separated by commas, as in #(1, 2, 3)"),
         ("#{#a => 1 #b => 2}", "Expected '}' to close map literal", "elements are separated by commas, as in #{#a => 1, #b => 2}"),
-        ("#(1\n 2)", "Expected ')' to close list literal", None),
+        ("#(1\n 2)", "Expected ')' to close list literal", "the `#(` opened at line 1, column 1 is not closed"),
     ],
 )
 def test_literal_elements_without_commas_keep_the_spec_message_with_the_commas_shown(src, message, hint):
@@ -373,3 +373,12 @@ def test_an_unterminated_string_opened_by_a_brace_says_why():
     assert "Unterminated string" in out
     assert "hint:" in out and "interpolation" in out and "\\{" in out
     assert "hint:" not in rendered('x := "no brace')
+
+
+def test_a_bracket_left_open_on_an_earlier_line_is_located_in_the_hint():
+    src = "Object subclass: A\n  foo: x =>\n    ^(x + 1\n  bar => 2\n"
+    d = first(src)
+    assert d.message == "Expected ')' to close parentheses"
+    assert d.hint == "the `(` opened at line 3, column 6 is not closed"
+    # on the same line the caret shows it: no hint
+    assert first("(1 + 2]").hint is None

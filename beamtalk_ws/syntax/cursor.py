@@ -350,10 +350,17 @@ class Cursor:
 
     def close_error(self, message: str, opener: int):
         """A missing closing bracket: report at the offending token (or the
-        end of input)."""
+        end of input); when the bracket was opened on an earlier line, the
+        hint says where (in a long method the caret alone does not)."""
         i = self.i
         if self.K[i] is K_ERROR:
             self.lex_error(i)
         self.teach_comma(i)
-        self.error(message, i)
+        hint = None
+        if 0 <= opener < i:
+            table = self.T
+            line, col = table.line_col(self.S[opener])
+            if line != table.line_col(self.S[i])[0]:
+                hint = f"the `{self.tok_text(opener)}` opened at line {line}, column {col} is not closed"
+        self.error(message, i, hint)
 
