@@ -360,3 +360,18 @@ def test_completion_after_self_and_a_local_made_by_new_offers_the_class_selector
     assert _complete_at_end_of(lsp, uri, text, 6) == ["increment"]
     # outside any class, `self` is not guessed at
     assert _complete_at_end_of(lsp, uri, "self incr", 7) == []
+
+
+def test_hover_on_a_field_after_a_tight_dot_is_not_taken_for_a_message(lsp, project):
+    """`self.lines` names a field: hover used to show a stdlib method
+    called `lines` (FileHandle >> lines)."""
+    lsp.initialize(project)
+    src = "Object subclass: Shelf\n  state: lines = #()\n  count => self.lines size\n"
+    uri = lsp.open(project / "shelf.bt", src)
+    diagnostics_for(lsp, uri)
+    at_field = {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 18}}
+    assert lsp.request("textDocument/hover", at_field) is None
+    assert not lsp.request("textDocument/definition", at_field)
+    # the message after it is still looked up
+    at_size = {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 23}}
+    assert "size" in lsp.request("textDocument/hover", at_size)["contents"]["value"]

@@ -116,6 +116,8 @@ def lookup(index: ClassIndex, source: str, offset: int):
     if found is None:
         return None
     word, start, end = found
+    if start > 1 and source[start - 1] == "." and (source[start - 2].isalnum() or source[start - 2] == "_"):
+        return None  # `self.lines`: a field, not the message `lines`
     if word[:1].isupper() and not word.endswith(":"):
         c = index.classes().get(word)
         return ("class", c) if c is not None else None
