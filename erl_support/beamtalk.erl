@@ -85,8 +85,18 @@ unwatch(Path) -> beamtalk_watch:unwatch(absolute(Path)).
 -spec watches() -> [map()].
 watches() -> beamtalk_watch:watches().
 
+%% Lexically normalized ("." and ".." segments dropped): the compiler peer
+%% reports a watched file under its normalized root, and a watch keyed
+%% `/p/.` would never match it (its saves were silently not reloaded).
 absolute(Path) ->
-    unicode:characters_to_binary(filename:absname(unicode:characters_to_list(to_bin(Path)))).
+    Abs = filename:absname(unicode:characters_to_list(to_bin(Path))),
+    unicode:characters_to_binary(filename:join(normal(filename:split(Abs), []))).
+
+normal([], Acc) -> lists:reverse(Acc);
+normal(["." | T], Acc) -> normal(T, Acc);
+normal([".." | T], [Root]) -> normal(T, [Root]);
+normal([".." | T], [_ | Acc]) -> normal(T, Acc);
+normal([H | T], Acc) -> normal(T, [H | Acc]).
 
 to_bin(B) when is_binary(B) -> B;
 to_bin(L) when is_list(L) -> unicode:characters_to_binary(L);

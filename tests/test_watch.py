@@ -72,6 +72,25 @@ async def test_watch_a_path_loads_it_first(repl, tmp_path):
     assert (await repl.evaluate(":watch /no/such/file.bt")).text == "File not found: /no/such/file.bt"
 
 
+async def test_watch_of_a_path_with_dot_segments_reloads(repl, tmp_path):
+    """`Workspace watch: "."` (or `src/../src`) used to be listed but never
+    reload: the peer reported its saves under the normalized path, which the
+    node did not know."""
+    f = tmp_path / "dotted_thing.bt"
+    f.write_text("Object subclass: DottedThing\n  answer => 1\n")
+    assert (await repl.evaluate(f":load {f}")).ok
+    (tmp_path / "sub").mkdir()
+    root = f"{tmp_path}/./sub/.."
+    assert (await repl.evaluate(f'Workspace watch: "{root}"')).ok
+    try:
+        assert (await repl.evaluate("Workspace watches")).text == f'#("{tmp_path}")'
+        f.write_text("Object subclass: DottedThing\n  answer => 2\n")
+        assert await eventually(repl, "DottedThing new answer", "2") == "2"
+    finally:
+        assert (await repl.evaluate(f'Workspace unwatch: "{tmp_path}/."')).ok
+    assert (await repl.evaluate("Workspace watches")).text == "#()"
+
+
 def test_beamtalk_watch_follows_reloads_and_the_watch_stays(bt_home, tmp_path):
     r = run_beamtalk(["new", "cli_watch"], cwd=tmp_path)
     assert r.returncode == 0

@@ -168,10 +168,39 @@ async def test_flush_refuses_a_file_changed_on_disk(pkg):
         path.write_text(edited)
         out = await run(repl, ":flush")
         assert "src/counter.bt changed on disk since the workspace loaded it; not written" in out, out
+        assert "redo Counter >> double, or drop it: Workspace revert: 1" in out, out
         assert "Traceback" not in out
         assert path.read_text() == edited
         assert "Counter >> double" in await ok(repl, ":changes")
         assert not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
+    finally:
+        await c.close()
+
+
+async def test_after_a_refused_flush_reload_and_redo_writes(pkg):
+    """The refusal's advice works: after `:reload` a change made against the
+    new file is written; the one made before the edit stays refused (its
+    message says so and names it) until it is redone or reverted."""
+    root, ws = pkg
+    path = root / "src" / "counter.bt"
+    c, repl = await session(ws)
+    try:
+        await load_src(repl, root)
+        await ok(repl, 'Counter compile: "double => self.n * 2"')
+        path.write_text(path.read_text() + "\n  triple => self.n * 3\n")
+        assert "changed on disk" in await run(repl, ":flush")
+        await ok(repl, f":load {path}")
+        await ok(repl, 'Counter compile: "quad => self.n * 4"')
+        out = await run(repl, ":flush")
+        assert "Wrote src/counter.bt (1 change)" in out, out
+        assert "Counter >> double" in out and "Workspace revert: 1" in out, out
+        text = path.read_text()
+        assert "quad => self.n * 4" in text and "triple => self.n * 3" in text and "double" not in text
+        assert await ok(repl, ":changes") == "1. Counter >> double (method) -> src/counter.bt"
+        await ok(repl, 'Counter compile: "double => self.n * 2"')   # redone: replaces the stale one
+        assert await ok(repl, ":flush") == "Wrote src/counter.bt (1 change)"
+        assert "double => self.n * 2" in path.read_text()
+        assert await ok(repl, ":changes") == "No pending changes."
     finally:
         await c.close()
 

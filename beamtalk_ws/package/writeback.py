@@ -270,8 +270,12 @@ def flush_file(path: Path, changes: list[Change], shown: str) -> tuple[str, str]
                                  "(Workspace revert: drops the change)")
         current = path.read_bytes()
         if sha256(current) != base:
+            one = len(changes) == 1
             raise WritebackError(f"{shown} changed on disk since the workspace loaded it; not written. "
-                                 f"Reload the class (:reload) and redo the change, or Workspace revert: it")
+                                 f"Reload the class (:reload) and redo "
+                                 f"{', '.join(_change_name(c) for c in changes)}, or drop "
+                                 f"{'it' if one else 'them'}: "
+                                 + " / ".join(f"Workspace revert: {c.id}" for c in changes))
         text = current.decode("utf-8")
     else:
         if path.exists():
@@ -294,6 +298,11 @@ def flush(changes: list[Change], cwd: Path | None = None) -> list[tuple]:
     out = []
     for path, cs in by_file.items():
         shown = _shown(path, cwd)
+        cs, stale = _split_stale(path, cs)
+        if stale:
+            out.append(("error", path, _stale_text(shown, stale), [c.id for c in stale]))
+        if not cs:
+            continue
         ids = [c.id for c in cs]
         try:
             digest, text = flush_file(path, cs, shown)
@@ -303,6 +312,44 @@ def flush(changes: list[Change], cwd: Path | None = None) -> list[tuple]:
         except (OSError, UnicodeDecodeError) as e:
             out.append(("error", path, f"{shown} could not be written: {e.strerror if isinstance(e, OSError) else e}", ids))
     return out
+
+
+def _split_stale(path: Path, cs: list[Change]) -> tuple[list[Change], list[Change]]:
+    """(changes to write, changes made against an older text of the file).
+
+    Why: each change carries the hash its file had when it was made.  After a
+    refused flush the user reloads the class and redoes the change, as the
+    refusal says; the redone change is based on the file as it is now and
+    must be written, while the ones made before the edit on disk would undo
+    or miss that edit.  Only when some change matches the file do the others
+    count as stale: if none does, the whole file is refused as before."""
+    if not path.exists():
+        return cs, []
+    try:
+        current = sha256(path.read_bytes())
+    except OSError:
+        return cs, []
+    if not any(c.base_hash == current for c in cs):
+        return cs, []
+    fresh = [c for c in cs if c.base_hash in (current, None)]
+    return fresh, [c for c in cs if c.base_hash not in (current, None)]
+
+
+def _stale_text(shown: str, stale: list[Change]) -> str:
+    names = ", ".join(_change_name(c) for c in stale)
+    ids = " / ".join(f"Workspace revert: {c.id}" for c in stale)
+    one = len(stale) == 1
+    return (f"{shown}: {names} {'was' if one else 'were'} made before the file changed on disk and "
+            f"{'was' if one else 'were'} not written. Redo {'it' if one else 'them'} at the REPL if you "
+            f"still want {'it' if one else 'them'}, or drop {'it' if one else 'them'}: {ids}")
+
+
+def _change_name(c: Change) -> str:
+    if c.kind == "class":
+        return f"{c.cls} (class definition)"
+    side = " class" if c.class_side else ""
+    what = " (removed)" if c.kind == "remove" else ""
+    return f"{c.cls}{side} >> {c.selector}{what}"
 
 
 def _shown(path: Path, cwd: Path | None) -> str:
