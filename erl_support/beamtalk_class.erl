@@ -206,8 +206,12 @@ info(Name) ->
                             #{protected := P} -> P =:= true;
                             _ -> false
                         end,
+            Module = case E of
+                         #{module := M} -> M;
+                         _ -> nil
+                     end,
             {ok, #{kind => Kind, fields => Own, superclass => Super, abstract => Abstract,
-                   protected => Protected}};
+                   protected => Protected, module => Module}};
         undefined -> error
     end.
 

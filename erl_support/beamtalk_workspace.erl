@@ -552,8 +552,9 @@ class_info([Name | Rest], Seen, Acc) ->
             Abstract = maps:get(abstract, Info, false),
             %% a protected (stdlib) class never changes: clients may keep its entry
             Protected = maps:get(protected, Info, false),
+            Module = maps:get(module, Info, nil),
             class_info(Next, Seen#{Name => true},
-                       [{Name, Kind, Fields, Super, Abstract, Protected} | Acc]);
+                       [{Name, Kind, Fields, Super, Abstract, Protected, Module} | Acc]);
         _ ->
             class_info(Rest, Seen#{Name => true}, Acc)
     end.

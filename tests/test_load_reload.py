@@ -152,3 +152,24 @@ async def test_reload_one_class_from_its_source_file(repl, tmp_path):
     assert not out.ok and "Integer has no source file" in out.text
     out = await repl.evaluate(":reload Nonesuch")
     assert not out.ok and "Nonesuch" in out.text
+
+
+async def test_loading_a_class_from_another_module_warns_that_it_is_redefined(repl, tmp_path):
+    """spec repl.md §5.3: a package's class, then a loose copy of its file
+    (another module): the load succeeds with `Class 'X' redefined (was m1,
+    now m2)`; loading the same file again is silent."""
+    pkg = tmp_path / "shop"
+    (pkg / "src").mkdir(parents=True)
+    (pkg / "beamtalk.toml").write_text('[package]\nname = "shop"\nversion = "0.1.0"\n')
+    src = "Object subclass: Collide\n  who => #pkg\n"
+    (pkg / "src" / "collide.bt").write_text(src)
+    loose = tmp_path / "collide.bt"
+    loose.write_text(src.replace("#pkg", "#loose"))
+    first = await repl.evaluate(f":load {pkg / 'src' / 'collide.bt'}")
+    assert first.ok and first.warnings == [], (first.text, first.warnings)
+    again = await repl.evaluate(f":load {pkg / 'src' / 'collide.bt'}")
+    assert again.ok and again.warnings == [], again.warnings           # same module: silent
+    moved = await repl.evaluate(f":load {loose}")
+    assert moved.ok, moved.text
+    assert moved.warnings == ["Class 'Collide' redefined (was bt@shop@collide, now bt@collide)"]
+    assert (await repl.evaluate("Collide new who")).text == "#loose"

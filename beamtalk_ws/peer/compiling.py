@@ -91,7 +91,9 @@ class Compiler:
         parsed = loader.parse_files(files, result)
         supers = loader.outside_superclasses(parsed)
         table = await self.tables.class_table(supers) if supers else loader.ClassTable()
-        return loader.compile_parsed(parsed, table, result)
+        result = loader.compile_parsed(parsed, table, result)
+        await loader.note_redefinitions(result, self.tables)
+        return result
 
     async def load(self, paths: list[Path]):
         """All of the files or none: any file that does not compile is the error."""

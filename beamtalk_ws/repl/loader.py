@@ -164,7 +164,19 @@ async def plan(paths: list[Path], client) -> LoadPlan:
     supers = outside_superclasses(parsed)
     table = await client.class_table(supers) if supers else ClassTable()
     parsed = _without_unknown_superclasses(parsed, table, result)
-    return compile_parsed(parsed, table, result, absolute_sources=True)
+    result = compile_parsed(parsed, table, result, absolute_sources=True)
+    await note_redefinitions(result, client)
+    return result
+
+
+async def note_redefinitions(result: LoadPlan, client) -> None:
+    """spec repl.md §5.3: loading a class that is registered from another
+    module (a package's file, then a loose copy of it) warns `Class 'X'
+    redefined (was m1, now m2)`; a reload from the same module is silent."""
+    now = {str(name): str(module) for module, _forms, name, _f in result.modules}
+    was = await client.class_modules(list(now))
+    result.warnings += [f"Class '{name}' redefined (was {was[name]}, now {now[name]})"
+                        for name in sorted(now) if name in was and was[name] != now[name]]
 
 
 def _without_unknown_superclasses(parsed: list, table: ClassTable, result: LoadPlan) -> list:

@@ -300,6 +300,16 @@ class WorkspaceClient:
         self.info["bindings"] = names
         return EvalReply(False, _text(text), str(kind), [str(n) for n in names], notice=notice)
 
+    async def class_modules(self, names) -> dict[str, str]:
+        """The module each of these classes is registered from, for those the
+        node knows (a load from another module redefines the class)."""
+        if not names:
+            return {}
+        reply = await self.call((Atom("class_info"), [Atom(n) for n in sorted(names)]))
+        wanted = set(names)
+        return {str(e[0]): str(e[6]) for e in reply[1]
+                if len(e) > 6 and str(e[0]) in wanted and e[6] not in (Atom("nil"), None)}
+
     async def class_table(self, names):
         """What the node knows of these classes and their superclasses (kind,
         fields, superclass), for the compiler.  Protected classes are asked

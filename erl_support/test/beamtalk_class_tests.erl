@@ -330,15 +330,24 @@ info_for_the_compiler() ->
                             fields => [{extra, fun() -> 1 end}]}),
     ?assertEqual({ok, #{kind => actor, fields => [value], superclass => 'Actor', abstract => false,
                         protected => false}},
-                 beamtalk_class:info('InfoCounter')),
+                 info_but_module('InfoCounter')),
     ?assertEqual({ok, #{kind => actor, fields => [extra], superclass => 'InfoCounter', abstract => false,
                         protected => false}},
-                 beamtalk_class:info('InfoSub')),
+                 info_but_module('InfoSub')),
     %% a stdlib class is protected: clients keep its entry (WorkspaceClient.class_table)
     ?assertEqual({ok, #{kind => object, fields => [], superclass => nil, abstract => true,
                         protected => true}},
-                 beamtalk_class:info('ProtoObject')),
+                 info_but_module('ProtoObject')),
+    %% the module a class is registered from (a load from another one warns)
+    beamtalk_class:define(#{name => 'InfoMod', superclass => 'Object', module => 'bt@info_mod'}),
+    ?assertMatch({ok, #{module := 'bt@info_mod'}}, beamtalk_class:info('InfoMod')),
     ?assertEqual(error, beamtalk_class:info('NoSuchClass')).
+
+info_but_module(Name) ->
+    case beamtalk_class:info(Name) of
+        {ok, Info} -> {ok, maps:remove(module, Info)};
+        Other -> Other
+    end.
 
 add_method() ->
     beamtalk_class:define(#{name => 'Growable', superclass => 'Object',
