@@ -271,7 +271,9 @@ class LiveWorkspace:
             if loaded is not None and not loaded.ok:
                 return ToolAnswer(f"The package's tests did not load:\n{loaded.text}\n"
                                   "Fix the file named above, then call test again.", error=True, output=output)
-            reply = await repl.client.run_tests([class_name] if class_name else None, on_output=output.append)
+            # in a package, its own test classes (the workspace may hold others)
+            names = [class_name] if class_name else (_package_test_classes(repl) if loaded is not None else None)
+            reply = await repl.client.run_tests(names, on_output=output.append)
         if not reply.ok:
             return ToolAnswer(reply.text, error=True, output=output)
         results = [r.as_json() for r in reply.results or []]
@@ -293,6 +295,18 @@ async def _load_package_tests(repl, output: list):
     if package is None or not package.test_dir.is_dir() or not any(package.test_dir.rglob("*.bt")):
         return None
     return await repl.load(str(package.test_dir), on_output=output.append)
+
+
+def _package_test_classes(repl) -> list[str] | None:
+    """The classes the package's `test/` files define, as `beamtalk test` runs them (None: all)."""
+    from beamtalk_ws.repl.loader import bt_files
+    from beamtalk_ws.syntax import ast, parse_with_diagnostics
+
+    names = []
+    for f in bt_files(repl.package.test_dir):
+        module, _ = parse_with_diagnostics(f.read_text(encoding="utf-8"), str(f))
+        names += [i.name for i in (module.items if module is not None else ()) if isinstance(i, ast.ClassDef)]
+    return names or None
 
 
 async def _open_package(repl, ws, say) -> None:
