@@ -37,6 +37,9 @@ start(Io, MaxHeap) ->
                W -> [{max_heap_size, #{size => W, kill => true, error_logger => false}}]
            end,
     {Pid, Mon} = spawn_opt(fun() -> ?MODULE:loop(Server, #{}) end, [monitor | Heap]),
+    %% Shared binaries (Strings) are outside the heap: a guard holds them
+    %% to the same limit (beamtalk_mem_guard).
+    MaxHeap > 0 andalso beamtalk_mem_guard:start(Pid, MaxHeap * erlang:system_info(wordsize)),
     %% Signals from one sender arrive in order: the group leader is set
     %% before the first job message reaches the evaluator.
     group_leader(Io, Pid),
