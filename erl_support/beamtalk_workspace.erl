@@ -108,6 +108,8 @@ init(Opts) ->
              started = erlang:monotonic_time(millisecond),
              max_heap = beamtalk_evaluator:max_heap_words(maps:get(max_heap_mb, Opts, default)),
              idle_ms = maps:get(idle_ms, Opts, infinity)},
+    %% Actors run with the same limit as evaluators (beamtalk_actor:start_link).
+    persistent_term:put(beamtalk_actor_max_heap, St#st.max_heap),
     {ok, schedule_idle(restored(St))}.
 
 handle_call({attach, Client, SessionName}, _From, St0) ->
