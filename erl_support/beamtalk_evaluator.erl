@@ -37,9 +37,6 @@ start(Io, MaxHeap) ->
                W -> [{max_heap_size, #{size => W, kill => true, error_logger => false}}]
            end,
     {Pid, Mon} = spawn_opt(fun() -> ?MODULE:loop(Server, #{}) end, [monitor | Heap]),
-    %% Shared binaries (Strings) are outside the heap: a guard holds them
-    %% to the same limit (beamtalk_mem_guard).
-    MaxHeap > 0 andalso beamtalk_mem_guard:start(Pid, MaxHeap * erlang:system_info(wordsize)),
     %% Signals from one sender arrive in order: the group leader is set
     %% before the first job message reaches the evaluator.
     group_leader(Io, Pid),
@@ -60,9 +57,13 @@ loop(Server) -> loop(Server, #{}).
 loop(Server, Bindings0) ->
     receive
         {?JOB, Ref, Job} ->
+            %% Shared binaries (Strings) are outside the heap: a guard holds
+            %% them to the same limit while the job runs (beamtalk_mem_guard).
+            Guard = beamtalk_mem_guard:watch(),
             {Result, Bindings} = try do(Job, Bindings0)
                                  catch C:R:S -> {beamtalk_eval_jobs:runtime_error(C, R, S), Bindings0}
                                  end,
+            beamtalk_mem_guard:done(Guard),
             tidy(),
             Server ! {eval_done, self(), Ref, Result},
             ?MODULE:loop(Server, Bindings)

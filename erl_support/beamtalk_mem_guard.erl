@@ -11,35 +11,46 @@
 %% Sampling alone is too slow for doubling (`s := s ++ s` goes from 64 MB
 %% to 16 GB well within one interval), so `++` on Strings also checks the
 %% size of the binary it is about to make (`check_new_binary/1`, O(1)).
-%% The guard only samples while the evaluator is not waiting: an idle
-%% evaluator's binaries cannot grow.
+%% The guard lives only while the evaluator runs a job.
 -module(beamtalk_mem_guard).
 
--export([start/2, binary_bytes/1, check_new_binary/1]).
+-export([watch/0, done/1, binary_bytes/1, check_new_binary/1]).
 
 -define(INTERVAL_MS, 100).
 -define(CHECKED_FROM, 1048576).
 
-%% @doc Watch Pid until it ends; kill it when its binaries pass LimitBytes.
-start(Pid, LimitBytes) when is_integer(LimitBytes), LimitBytes > 0 ->
-    spawn(fun() ->
-                  Mon = erlang:monitor(process, Pid),
-                  loop(Pid, Mon, LimitBytes)
-          end).
+%% @doc Start a guard over the calling process for as long as it runs one
+%% job (`done/1` ends it): only a running job can grow its binaries, and an
+%% idle evaluator should cost nothing.  `none` when the process has no limit.
+watch() ->
+    case limit_bytes() of
+        0 -> none;
+        Limit ->
+            Pid = self(),
+            spawn(fun() ->
+                          Mon = erlang:monitor(process, Pid),
+                          loop(Pid, Mon, Limit)
+                  end)
+    end.
+
+done(none) -> ok;
+done(Guard) -> exit(Guard, kill), ok.
 
 loop(Pid, Mon, Limit) ->
     receive
         {'DOWN', Mon, process, Pid, _} -> ok
     after ?INTERVAL_MS ->
-            case erlang:process_info(Pid, status) of
-                {status, waiting} -> loop(Pid, Mon, Limit);
-                undefined -> ok;
-                _ ->
-                    case binary_bytes(Pid) > Limit of
-                        true -> exit(Pid, kill);
-                        false -> loop(Pid, Mon, Limit)
-                    end
+            case binary_bytes(Pid) > Limit of
+                true -> exit(Pid, kill);
+                false -> loop(Pid, Mon, Limit)
             end
+    end.
+
+%% The calling process's `max_heap_size` in bytes (0 = no limit).
+limit_bytes() ->
+    case erlang:process_info(self(), max_heap_size) of
+        {max_heap_size, #{size := W}} -> W * erlang:system_info(wordsize);
+        _ -> 0
     end.
 
 %% @doc Bytes of the shared (reference-counted) binaries Pid references.
@@ -50,17 +61,14 @@ binary_bytes(Pid) ->
     end.
 
 %% @doc Called before making a binary of Size bytes: past the calling
-%% process's memory limit (its `max_heap_size`, in words; 0 = none, as for
-%% actors) the process is killed, as the VM kills it at that heap size.
+%% process's memory limit (its `max_heap_size`: evaluators and actors of a
+%% workspace; none on a node Beamtalk was attached to) the process is
+%% killed, as the VM kills it at that heap size.
 check_new_binary(Size) when Size < ?CHECKED_FROM -> ok;
 check_new_binary(Size) ->
-    case erlang:process_info(self(), max_heap_size) of
-        {max_heap_size, #{size := W}} when W > 0 ->
-            case Size > W * erlang:system_info(wordsize) of
-                true ->
-                    exit(self(), kill),
-                    receive after infinity -> ok end;
-                false -> ok
-            end;
+    case limit_bytes() of
+        Limit when Limit > 0, Size > Limit ->
+            exit(self(), kill),
+            receive after infinity -> ok end;
         _ -> ok
     end.

@@ -429,7 +429,7 @@ evaluator_down(S0, Reason, St) ->
             killed ->
                 Mb = St#st.max_heap * erlang:system_info(wordsize) div (1024 * 1024),
                 T = iolist_to_binary(io_lib:format(
-                      "ERROR: memory limit: the evaluation used more than ~b MB of heap and was "
+                      "ERROR: memory limit: the evaluation used more than ~b MB of memory and was "
                       "stopped (the workspace's limit, BEAMTALK_MAX_HEAP_MB when it starts)", [Mb])),
                 {<<"was stopped at its memory limit">>, memory_limit, T, none};
             _ ->
