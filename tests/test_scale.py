@@ -24,3 +24,24 @@ async def test_deeply_nested_dictionaries_print_and_keep_their_order(repl):
     # pairs are ordered by their text, as before
     assert (await repl.evaluate("#{10 => #(1), 9 => 2, #b => 3, #a => #{#z => 1, #y => 2}} printString")).text \
         == '"#{#a => #{#y => 2, #z => 1}, #b => 3, 10 => #(1), 9 => 2}"'
+
+
+async def test_string_at_does_not_split_the_whole_string(repl):
+    # `at:` made a List of every grapheme of the receiver: on a 10 MB String
+    # that took 7 s and a few hundred MB of heap for each `at:`
+    assert (await repl.evaluate(
+        'j := ((1 to: 1000000) asList collect: [:i | "0123456789"]) join: "". j size')).text == "10000000"
+    assert (await repl.evaluate("n := 0. 1 to: 200 do: [:i | (j at: 9999800 + i) = \"0\" ifTrue: [n := n + 1]]. n"
+                                )).text == "20"
+    assert (await repl.evaluate("j at: 10000000")).text == '"9"'
+    out = await repl.evaluate("j at: 10000001")
+    assert not out.ok and "10000001" in out.text
+    # graphemes stay graphemes
+    assert (await repl.evaluate('"ab\u00e9\u0301c" at: 3')).text == '"\u00e9\u0301"'
+    assert (await repl.evaluate('"x\u00e9" at: 1')).text == '"x"'
+    assert (await repl.evaluate('"e\u0301x" at: 1')).text == '"e\u0301"'
+    assert (await repl.evaluate('"ab\u00e9\u0301c" at: 4')).text == '"c"'
+    assert (await repl.evaluate("\"a\" ++ (Erlang binary copy: \"\r\n\" with: 1) ++ \"b\" at: 2")).text \
+        == '"\r\n"'
+    assert not (await repl.evaluate('"abc" at: 0')).ok
+    assert not (await repl.evaluate('"ab\u00e9" at: 4')).ok
