@@ -36,7 +36,9 @@ graphemes_counted(S, Sel) ->
                                 " bytes are not UTF-8 text"]),
               <<"Erlang erlang byte_size: aBinary counts its bytes">>)
     end.
-'++'(A, B) when is_binary(B) -> <<A/binary, B/binary>>;
+'++'(A, B) when is_binary(B) ->
+    beamtalk_mem_guard:check_new_binary(byte_size(A) + byte_size(B)),
+    <<A/binary, B/binary>>;
 '++'(A, B) -> <<A/binary, (beamtalk_print:display_string(B))/binary>>.
 'asSymbol'(S) -> binary_to_atom(S, utf8).
 'asAtom'(S) -> binary_to_atom(S, utf8).
