@@ -90,8 +90,17 @@ initialize({beamtalk_object, ClassName, _, Pid} = Obj) ->
         false -> ok
     end.
 
+%% An actor runs with the workspace's memory limit (set by
+%% beamtalk_workspace; none on a node Beamtalk was attached to): without it,
+%% one actor allocating without bound took the whole node down.
 start_link(ClassAndMod, State) ->
-    gen_server:start_link(?MODULE, {ClassAndMod, State}, []).
+    Opts = case max_heap_words() of
+               0 -> [];
+               W -> [{spawn_opt, [{max_heap_size, #{size => W, kill => true, error_logger => false}}]}]
+           end,
+    gen_server:start_link(?MODULE, {ClassAndMod, State}, Opts).
+
+max_heap_words() -> persistent_term:get(beamtalk_actor_max_heap, 0).
 
 %%% ---------------------------------------------------------------------
 %%% Sending (caller side)
@@ -134,6 +143,8 @@ call({beamtalk_object, Class, _, Pid}, Sel, Args, Timeout) ->
               iolist_to_binary(io_lib:format("Actor call timed out: a ~ts did not answer '~ts' within ~b ms",
                                              [Class, Sel, Timeout])),
               <<"The actor may be busy or waiting on another actor (deadlock)">>);
+        exit:{killed, {gen_server, call, _}} when node(Pid) =:= node() ->
+            killed(Class, Sel);
         exit:{_Reason, {gen_server, call, _}} ->
             case node(Pid) =/= node() andalso not lists:member(node(Pid), nodes()) of
                 true -> node_gone(Class, Sel, node(Pid));
@@ -157,6 +168,21 @@ self_call_error(Class, Sel, _Args, _Timeout) ->
       iolist_to_binary(["A ", atom_to_binary(Class, utf8), " sent '", atom_to_binary(Sel, utf8),
                         "' to itself through a reference; this would deadlock"]),
       <<"Inside an actor method, send to self directly">>).
+
+%% The actor was killed while it answered: at its memory limit (the VM
+%% kills with reason `killed`), or by an explicit kill.
+killed(Class, Sel) ->
+    Limit = case max_heap_words() of
+                0 -> <<>>;
+                W -> io_lib:format(" (at the workspace's memory limit of ~b MB per process, "
+                                   "BEAMTALK_MAX_HEAP_MB, or by `kill`)",
+                                   [W * erlang:system_info(wordsize) div (1024 * 1024)])
+            end,
+    beamtalk_exception:raise(
+      actor_dead, Class, Sel,
+      iolist_to_binary(["Cannot send '", atom_to_binary(Sel, utf8), "' to a ",
+                        atom_to_binary(Class, utf8), ": it was killed while answering", Limit]),
+      <<"Spawn a new actor; keep what an actor holds bounded">>).
 
 dead(Class, Sel) ->
     beamtalk_exception:raise(

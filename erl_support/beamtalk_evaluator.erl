@@ -57,9 +57,13 @@ loop(Server) -> loop(Server, #{}).
 loop(Server, Bindings0) ->
     receive
         {?JOB, Ref, Job} ->
+            %% Shared binaries (Strings) are outside the heap: a guard holds
+            %% them to the same limit while the job runs (beamtalk_mem_guard).
+            Guard = beamtalk_mem_guard:watch(),
             {Result, Bindings} = try do(Job, Bindings0)
                                  catch C:R:S -> {beamtalk_eval_jobs:runtime_error(C, R, S), Bindings0}
                                  end,
+            beamtalk_mem_guard:done(Guard),
             tidy(),
             Server ! {eval_done, self(), Ref, Result},
             ?MODULE:loop(Server, Bindings)

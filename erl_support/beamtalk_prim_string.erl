@@ -36,7 +36,9 @@ graphemes_counted(S, Sel) ->
                                 " bytes are not UTF-8 text"]),
               <<"Erlang erlang byte_size: aBinary counts its bytes">>)
     end.
-'++'(A, B) when is_binary(B) -> <<A/binary, B/binary>>;
+'++'(A, B) when is_binary(B) ->
+    beamtalk_mem_guard:check_new_binary(byte_size(A) + byte_size(B)),
+    <<A/binary, B/binary>>;
 '++'(A, B) -> <<A/binary, (beamtalk_print:display_string(B))/binary>>.
 'asSymbol'(S) -> binary_to_atom(S, utf8).
 'asAtom'(S) -> binary_to_atom(S, utf8).
@@ -67,13 +69,38 @@ graphemes_counted(S, Sel) ->
     byte_size(S) >= Sz andalso binary:part(S, byte_size(S) - Sz, Sz) =:= P;
 'endsWith:'(S, P) -> type(S, 'endsWith:', P).
 
-'at:'(S, I) when is_integer(I) ->
-    Gs = graphemes(S),
-    case I >= 1 andalso I =< erlang:length(Gs) of
-        true -> lists:nth(I, Gs);
-        false -> beamtalk_rt:out_of_bounds('String', 'at:', I, erlang:length(Gs))
+%% `at:` looks only as far as the I-th grapheme, without a List of them
+%% all (that made each `at:` on a 10 MB String cost seconds and hundreds
+%% of MB).  Where the first I+1 bytes are ASCII without CR (CR LF is one
+%% grapheme; any other combining mark is not ASCII) the I-th grapheme is
+%% the I-th byte; a scan of the prefix for CR or a UTF-8 lead byte
+%% (binary:match, about 2 ms per MB) tells.
+'at:'(S, I) when is_integer(I), I >= 1, I =< byte_size(S) ->
+    Prefix = binary:part(S, 0, min(I + 1, byte_size(S))),
+    case binary:match(Prefix, not_plain_ascii()) of
+        nomatch -> binary:copy(binary:part(S, I - 1, 1));
+        _ -> nth_grapheme(S, I, I, S)
     end;
+'at:'(S, I) when is_integer(I) ->
+    beamtalk_rt:out_of_bounds('String', 'at:', I, graphemes_counted(S, 'at:'));
 'at:'(S, I) -> type(S, 'at:', I).
+not_plain_ascii() ->
+    case persistent_term:get({?MODULE, not_plain_ascii}, undefined) of
+        undefined ->
+            P = binary:compile_pattern([<<"\r">> | [<<B>> || B <- lists:seq(16#C0, 16#FF)]]),
+            persistent_term:put({?MODULE, not_plain_ascii}, P),
+            P;
+        P -> P
+    end.
+
+%% The N-th grapheme of Rest (a suffix of S, the I-th grapheme of S).
+nth_grapheme(S, I, N, Rest) ->
+    case string:next_grapheme(Rest) of
+        [G | _] when N =:= 1 -> unicode:characters_to_binary([G]);
+        [_ | More] -> nth_grapheme(S, I, N - 1, More);
+        _ -> beamtalk_rt:out_of_bounds('String', 'at:', I, graphemes_counted(S, 'at:'))
+    end.
+
 'first'(S) -> 'at:'(S, 1).
 'last'(S) -> 'at:'(S, string:length(S)).
 

@@ -170,21 +170,41 @@ quote_string(Bin) ->
             iolist_to_binary(["<<", lists:join(", ", [integer_to_binary(B) || <<B>> <= Bin]), ">>"])
     end.
 
-print_list(L) ->
+print_list(L) -> iolist_to_binary(list_io(L)).
+
+%% Lists and Dictionaries nested in one another are printed as iodata and
+%% made a binary once, at the top: a binary per level copied every level's
+%% text into the one above (200 000 levels took longer than the 30 s timeout).
+list_io(L) ->
     {Elems, Tail} = split_list(L, []),
-    Body = join([print_string(E) || E <- Elems], <<", ">>),
+    Body = join([elem_io(E) || E <- Elems], <<", ">>),
     case Tail of
-        [] -> iolist_to_binary(["#(", Body, ")"]);
-        _ -> iolist_to_binary(["#(", Body, " | ", print_string(Tail), ")"])
+        [] -> ["#(", Body, ")"];
+        _ -> ["#(", Body, " | ", elem_io(Tail), ")"]
     end.
+
+elem_io(V) when is_list(V) -> list_io(V);
+elem_io(V) when is_map(V), not is_map_key(?CLASS_KEY, V) -> dictionary_io(V);
+elem_io(V) -> print_string(V).
 
 split_list([H | T], Acc) -> split_list(T, [H | Acc]);
 split_list(Tail, Acc) -> {lists:reverse(Acc), Tail}.
 
-print_dictionary(M) ->
-    Pairs = [iolist_to_binary([print_string(K), " => ", print_string(V)])
-             || {K, V} <- maps:to_list(M)],
-    iolist_to_binary(["#{", join(lists:sort(Pairs), <<", ">>), "}"]).
+print_dictionary(M) -> iolist_to_binary(dictionary_io(M)).
+
+%% Pairs are ordered by their text `K => V`, as before, comparing the
+%% (short) key texts with " => " appended and the values' texts only when
+%% two keys print alike, so a value is not made a binary at every level.
+dictionary_io(M) ->
+    Pairs = [{print_string(K), elem_io(V)} || {K, V} <- maps:to_list(M)],
+    Sorted = case Pairs of
+                 [_] -> Pairs;
+                 _ -> lists:sort(fun pair_le/2, Pairs)
+             end,
+    ["#{", join([[K, " => ", V] || {K, V} <- Sorted], <<", ">>), "}"].
+
+pair_le({K, V1}, {K, V2}) -> iolist_to_binary(V1) =< iolist_to_binary(V2);
+pair_le({K1, _}, {K2, _}) -> <<K1/binary, " => ">> =< <<K2/binary, " => ">>.
 
 print_tagged('DeadObject', #{was := Was}) ->
     Was;

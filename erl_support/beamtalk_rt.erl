@@ -8,7 +8,9 @@
 %% A List followed by anything but a List is a type error: Erlang's `++`
 %% would answer an improper list, a value nothing else in Beamtalk handles.
 concat(A, B) when is_list(A), is_list(B) -> A ++ B;
-concat(A, B) when is_binary(A), is_binary(B) -> <<A/binary, B/binary>>;
+concat(A, B) when is_binary(A), is_binary(B) ->
+    beamtalk_mem_guard:check_new_binary(byte_size(A) + byte_size(B)),
+    <<A/binary, B/binary>>;
 concat(A, B) when is_list(A) ->
     type_error('List', '++', B, "a List", <<"Type error in '++' on List">>);
 concat(A, B) when is_binary(A) ->

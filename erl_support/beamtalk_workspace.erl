@@ -108,6 +108,8 @@ init(Opts) ->
              started = erlang:monotonic_time(millisecond),
              max_heap = beamtalk_evaluator:max_heap_words(maps:get(max_heap_mb, Opts, default)),
              idle_ms = maps:get(idle_ms, Opts, infinity)},
+    %% Actors run with the same limit as evaluators (beamtalk_actor:start_link).
+    persistent_term:put(beamtalk_actor_max_heap, St#st.max_heap),
     {ok, schedule_idle(restored(St))}.
 
 handle_call({attach, Client, SessionName}, _From, St0) ->
@@ -427,7 +429,7 @@ evaluator_down(S0, Reason, St) ->
             killed ->
                 Mb = St#st.max_heap * erlang:system_info(wordsize) div (1024 * 1024),
                 T = iolist_to_binary(io_lib:format(
-                      "ERROR: memory limit: the evaluation used more than ~b MB of heap and was "
+                      "ERROR: memory limit: the evaluation used more than ~b MB of memory and was "
                       "stopped (the workspace's limit, BEAMTALK_MAX_HEAP_MB when it starts)", [Mb])),
                 {<<"was stopped at its memory limit">>, memory_limit, T, none};
             _ ->
