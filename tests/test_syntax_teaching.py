@@ -382,3 +382,13 @@ def test_a_bracket_left_open_on_an_earlier_line_is_located_in_the_hint():
     assert d.hint == "the `(` opened at line 3, column 6 is not closed"
     # on the same line the caret shows it: no hint
     assert first("(1 + 2]").hint is None
+
+
+def test_a_comment_that_took_the_closing_bracket_says_so():
+    d = first("x := (7 // 2) printString\n")
+    assert d.message == "Expected ')' to close parentheses"
+    assert d.hint == "`//` starts a comment, so `2) printString` was not read; integer division is `div:` (7 div: 2)"
+    d = first("Object subclass: A\n  f: b => ^(b // 3) + 1\n  g => 2\n")
+    assert d.hint.startswith("`//` starts a comment, so `3) + 1` was not read")
+    # a comment without a bracket in it keeps the open-bracket hint
+    assert first("x := (7 // note\n").hint == "the `(` opened at line 1, column 6 is not closed"

@@ -357,6 +357,14 @@ class Cursor:
             self.lex_error(i)
         self.teach_comma(i)
         hint = None
+        gap = self.source[self.E[i - 1] if i > 0 else 0 : self.S[i]]
+        c = gap.find("//")
+        if c >= 0 and not gap.startswith("///", c):
+            # ``(n // 2) + 1``: the comment took the closing bracket
+            eaten = gap[c + 2 :].split("\n", 1)[0].strip()
+            if eaten and any(ch in eaten for ch in ")]}"):
+                self.error(message, i, f"`//` starts a comment, so `{eaten}` was not read; "
+                                       f"integer division is `div:` (7 div: 2)")
         if 0 <= opener < i:
             table = self.T
             line, col = table.line_col(self.S[opener])
