@@ -181,7 +181,8 @@ killed(Class, Sel) ->
     beamtalk_exception:raise(
       actor_dead, Class, Sel,
       iolist_to_binary(["Cannot send '", atom_to_binary(Sel, utf8), "' to a ",
-                        atom_to_binary(Class, utf8), ": it was killed while answering", Limit]),
+                        atom_to_binary(Class, utf8), " (actor process has terminated): "
+                        "it was killed while answering", Limit]),
       <<"Spawn a new actor; keep what an actor holds bounded">>).
 
 dead(Class, Sel) ->

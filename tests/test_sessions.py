@@ -345,7 +345,7 @@ def test_memory_limit_holds_actors_too(bt_home, monkeypatch):
             assert (await r.evaluate("hog := Hog spawn. other := Hog spawn. 1")).ok
             out = await r.evaluate("hog eat")
             assert not out.ok
-            assert "Cannot send 'eat' to a Hog: it was killed" in out.text, out.text
+            assert "Cannot send 'eat' to a Hog (actor process has terminated): it was killed" in out.text, out.text
             assert "memory limit of 64 MB" in out.text, out.text
             assert (await r.evaluate("hog isAlive")).text == "false"
             assert (await r.evaluate("other ping")).text == "#pong"
