@@ -287,12 +287,9 @@ def test_memory_limit_and_crash_dump(bt_home, monkeypatch):
         launcher.kill(ws)
 
 
-def test_memory_limit_counts_binaries(bt_home, monkeypatch):
-    """A String doubled in a loop lives in shared binaries, which the VM's
-    `max_heap_size` does not count (OTP 25): it used to grow until the whole
-    node died of "Cannot allocate".  The evaluator's binaries are held to the
-    same limit: the input stops with the memory-limit error, the node, the
-    bindings and the session live on."""
+def _in_a_64_mb_workspace(monkeypatch, scenario) -> None:
+    """Run `scenario(repl)` in a workspace of its own started with
+    BEAMTALK_MAX_HEAP_MB=64 (session "big"), then kill the workspace."""
     from beamtalk_ws.repl.core import Repl
     from beamtalk_ws.workspace import launcher, paths
     from beamtalk_ws.workspace.client import WorkspaceClient
@@ -301,62 +298,57 @@ def test_memory_limit_counts_binaries(bt_home, monkeypatch):
     ws = paths.resolve("mb" + uuid.uuid4().hex[:8])
     launcher.start(ws, idle_timeout=None)
 
-    async def scenario():
+    async def run():
         c = await WorkspaceClient.connect(ws, session="big")
         try:
-            r = Repl(c)
-            assert (await r.evaluate("k := 12")).ok
-            out = await r.evaluate('s := "x". [true] whileTrue: [s := s ++ s]. 1')
-            assert (out.ok, out.kind) == (False, "memory_limit"), out.text
-            assert out.text.startswith("ERROR: memory limit: the evaluation used more than 64 MB")
-            assert (await r.evaluate("k + 1")).text == "13"
-            # strings below the limit still work, also big ones
-            assert (await r.evaluate('t := "0123456789". 1 to: 20 do: [:i | t := t ++ t]. t size')).text \
-                == "10485760"
+            await scenario(Repl(c))
         finally:
             await c.close()
 
     try:
-        asyncio.run(scenario())
+        asyncio.run(run())
     finally:
         launcher.kill(ws)
+
+
+def test_memory_limit_counts_binaries(bt_home, monkeypatch):
+    """A String doubled in a loop lives in shared binaries, which the VM's
+    `max_heap_size` does not count (OTP 25): it used to grow until the whole
+    node died of "Cannot allocate".  The evaluator's binaries are held to the
+    same limit: the input stops with the memory-limit error, the node, the
+    bindings and the session live on."""
+    async def scenario(r):
+        assert (await r.evaluate("k := 12")).ok
+        out = await r.evaluate('s := "x". [true] whileTrue: [s := s ++ s]. 1')
+        assert (out.ok, out.kind) == (False, "memory_limit"), out.text
+        assert out.text.startswith("ERROR: memory limit: the evaluation used more than 64 MB")
+        assert (await r.evaluate("k + 1")).text == "13"
+        # strings below the limit still work, also big ones
+        assert (await r.evaluate('t := "0123456789". 1 to: 20 do: [:i | t := t ++ t]. t size')).text \
+            == "10485760"
+
+    _in_a_64_mb_workspace(monkeypatch, scenario)
 
 
 def test_memory_limit_holds_actors_too(bt_home, monkeypatch):
     """An actor that allocates without bound used to have no limit at all and
     took the whole node down; it runs with the workspace's limit: it is
     killed there, its caller is told why, and the node and bindings live on."""
-    from beamtalk_ws.repl.core import Repl
-    from beamtalk_ws.workspace import launcher, paths
-    from beamtalk_ws.workspace.client import WorkspaceClient
+    async def scenario(r):
+        assert (await r.evaluate("k := 12")).ok
+        assert (await r.evaluate("Actor subclass: Hog\n  state: l = #(1)\n"
+                                 "  eat => [true] whileTrue: [self.l := self.l ++ self.l]\n"
+                                 "  ping => ^#pong")).ok
+        assert (await r.evaluate("hog := Hog spawn. other := Hog spawn. 1")).ok
+        out = await r.evaluate("hog eat")
+        assert not out.ok
+        assert "Cannot send 'eat' to a Hog (actor process has terminated): it was killed" in out.text, out.text
+        assert "memory limit of 64 MB" in out.text, out.text
+        assert (await r.evaluate("hog isAlive")).text == "false"
+        assert (await r.evaluate("other ping")).text == "#pong"
+        assert (await r.evaluate("k + 1")).text == "13"
 
-    monkeypatch.setenv("BEAMTALK_MAX_HEAP_MB", "64")
-    ws = paths.resolve("ma" + uuid.uuid4().hex[:8])
-    launcher.start(ws, idle_timeout=None)
-
-    async def scenario():
-        c = await WorkspaceClient.connect(ws, session="big")
-        try:
-            r = Repl(c)
-            assert (await r.evaluate("k := 12")).ok
-            assert (await r.evaluate("Actor subclass: Hog\n  state: l = #(1)\n"
-                                     "  eat => [true] whileTrue: [self.l := self.l ++ self.l]\n"
-                                     "  ping => ^#pong")).ok
-            assert (await r.evaluate("hog := Hog spawn. other := Hog spawn. 1")).ok
-            out = await r.evaluate("hog eat")
-            assert not out.ok
-            assert "Cannot send 'eat' to a Hog (actor process has terminated): it was killed" in out.text, out.text
-            assert "memory limit of 64 MB" in out.text, out.text
-            assert (await r.evaluate("hog isAlive")).text == "false"
-            assert (await r.evaluate("other ping")).text == "#pong"
-            assert (await r.evaluate("k + 1")).text == "13"
-        finally:
-            await c.close()
-
-    try:
-        asyncio.run(scenario())
-    finally:
-        launcher.kill(ws)
+    _in_a_64_mb_workspace(monkeypatch, scenario)
 
 
 async def test_timeout_replaces_the_evaluator_and_says_so(repl):
