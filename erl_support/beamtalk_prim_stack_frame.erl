@@ -9,17 +9,56 @@
          'line'/1, 'sourceLocation'/1, 'printString'/1, 'displayString'/1]).
 
 %% @doc The StackFrame for {Module, Function, Arity, Location}.
-frame({M, F, A, Loc}) ->
+frame({M, F0, A0, Loc}) ->
+    Line = proplists:get_value(line, Loc, nil),
+    Class = class_of_module(M),
+    {F1, A} = method_of(Class, F0, A0, Line),
+    {F, Side} = case atom_to_binary(F1, utf8) of
+                    <<"class ", Sel/binary>> when Class =/= nil -> {binary_to_atom(Sel, utf8), class};
+                    _ -> {F1, instance}
+                end,
     #{'$beamtalk_class' => 'StackFrame',
       method => F,
-      receiverClass => class_of_module(M),
+      side => Side,
+      receiverClass => Class,
       arguments => A,
       moduleName => M,
       file => case proplists:get_value(file, Loc) of
                   undefined -> nil;
                   File -> unicode:characters_to_binary(filename:basename(File))
               end,
-      line => proplists:get_value(line, Loc, nil)}.
+      line => Line}.
+
+%% A value class's instance methods are compiled into its dispatch function
+%% '$d'/3 (the fast send path): the frame's line says which method it was,
+%% by the first lines the class's method info records.  A class-side
+%% method's function is named `class sel`.
+method_of(nil, F, A, _Line) ->
+    {F, A};
+method_of(Class, '$d', 3, Line) when is_integer(Line) ->
+    Info = case beamtalk_class:entry(Class) of
+               #{method_info := MI} -> MI;
+               _ -> #{}
+           end,
+    Starts = [{L, Sel} || {{Sel, false}, #{line := L}} <- maps:to_list(Info),
+                          is_integer(L), L =< Line],
+    case lists:max([{0, none} | Starts]) of
+        {0, none} -> {'$d', 3};
+        {_, Sel} -> {Sel, 1 + selector_arity(Sel)}
+    end;
+method_of(_Class, F, A, _Line) ->
+    {F, A}.
+
+selector_arity(Sel) ->
+    S = atom_to_list(Sel),
+    case [C || C <- S, C =:= $:] of
+        [] ->
+            case S of
+                [C | _] when (C >= $a andalso C =< $z); (C >= $A andalso C =< $Z); C =:= $_ -> 0;
+                _ -> 1
+            end;
+        Colons -> length(Colons)
+    end.
 
 class_of_module(M) ->
     Names = [N || N <- beamtalk_class:all_names(),
@@ -43,14 +82,18 @@ class_of_module(M) ->
 'sourceLocation'(#{file := F, line := nil}) -> F;
 'sourceLocation'(#{file := F, line := L}) -> iolist_to_binary([F, ":", integer_to_binary(L)]).
 
-%% `Counter>>increment/2 (counter.bt:4)`; the module stands in for the class
-%% when no class is defined by it.
+%% `Counter>>increment/1 (counter.bt:4)`, `Counter class>>new/1 (…)`; the
+%% module stands in for the class when no class is defined by it.
 'printString'(#{method := F, arguments := A, receiverClass := C, moduleName := M} = Fr) ->
     Owner = case C of nil -> M; _ -> C end,
     Where = case 'sourceLocation'(Fr) of
                 nil -> <<>>;
                 S -> [" (", S, ")"]
             end,
-    iolist_to_binary([atom_to_binary(Owner, utf8), ">>", atom_to_binary(F, utf8), "/",
+    Side = case maps:get(side, Fr, instance) of
+               class -> <<" class">>;
+               _ -> <<>>
+           end,
+    iolist_to_binary([atom_to_binary(Owner, utf8), Side, ">>", atom_to_binary(F, utf8), "/",
                       integer_to_binary(A), Where]).
 'displayString'(Fr) -> 'printString'(Fr).

@@ -191,6 +191,9 @@ class ClassGen:
             info.append((F.tuple_([F.atom(m.selector, line), F.atom("true" if m.class_side else "false", line)], line),
                          F.map_([(F.atom("source", line), F.binary_string(method_source(m), line)),
                                  (F.atom("doc", line), doc_form(m.doc, line)),
+                                 # where a frame of the dispatch function '$d' is
+                                 # (erl_support/beamtalk_prim_stack_frame.erl)
+                                 (F.atom("line", line), F.integer(line_of(m), line)),
                                  (F.atom("sealed", line), F.atom("true" if m.sealed else "false", line))], line)))
         return [
             ("name:", [F.atom(cdef.name, line)]),

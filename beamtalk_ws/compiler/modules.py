@@ -157,12 +157,22 @@ def _class_module(cdef: ast.ClassDef, mod: str, table, source_file: str | None =
         extra.append(_no_auto_import(cdef, line))
     return [
         F.attribute("module", F.A(mod), line),
+        *_file_attribute(source_file, line),
         F.attribute("export", [(F.A("register_class"), 0)] + exports, line),
         *extra,
         F.attribute("on_load", (F.A("register_class"), 0), line),
         *functions,
         F.eof(line),
     ]
+
+
+def _file_attribute(source_file: str | None, line: int) -> list:
+    """`-file("…/counter.bt", 1).`: the module's line table then names the
+    `.bt` file, so a stack frame (and any Erlang crash report) reads
+    `counter.bt:4` rather than the generated module's `bt@counter.erl:4`."""
+    if not source_file or source_file.startswith("<"):
+        return []
+    return [F.attribute("file", ([ord(c) for c in source_file], 1), line)]
 
 
 def _defaults_to_functions(list_form, sel, functions, exports, ext_fun, line, stdlib=False):

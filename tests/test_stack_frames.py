@@ -1,0 +1,61 @@
+"""A loaded method's StackFrame names the method and its `.bt` file
+(stdlib §6 StackFrame): the fast send path compiles a value class's
+instance methods into one dispatch function, and a frame of that function
+used to read `Calc>>$d/3 (bt@calc.erl:4)`."""
+
+from __future__ import annotations
+
+from helpers import ok
+
+CALC = """\
+Object subclass: FrameCalc
+  state: total = 0
+  divBy: n =>
+    ^100 / n
+  run: n =>
+    ^(self divBy: n) + 1
+  class make =>
+    ^1 / 0
+"""
+
+ACTOR = """\
+Actor subclass: FrameActor
+  state: n = 0
+  boom =>
+    ^self.n / 0
+"""
+
+
+async def test_a_frame_of_a_loaded_value_method_names_the_selector_and_the_file(repl, tmp_path):
+    path = tmp_path / "frame_calc.bt"
+    path.write_text(CALC)
+    assert (await repl.evaluate(f":load {path}")).text == "Loaded: FrameCalc"
+    await ok(repl, "e := [FrameCalc new run: 0] on: Error do: [:ex | ex]")
+    await ok(repl, "f := e stackTrace first")
+    assert await ok(repl, "f method") == "#divBy:"
+    assert await ok(repl, "f receiverClass") == "#FrameCalc"
+    assert await ok(repl, "f arguments") == "2"
+    assert await ok(repl, "f file") == '"frame_calc.bt"'
+    assert await ok(repl, "f line") == "4"
+    assert await ok(repl, "f sourceLocation") == '"frame_calc.bt:4"'
+    assert await ok(repl, "f printString") == '"FrameCalc>>divBy:/2 (frame_calc.bt:4)"'
+    # the caller's frame (not a tail call): the same dispatch function, another method
+    assert await ok(repl, "(e stackTrace at: 2) printString") == '"FrameCalc>>run:/2 (frame_calc.bt:6)"'
+
+
+async def test_a_frame_of_a_class_side_method_reads_as_the_metaclass(repl, tmp_path):
+    path = tmp_path / "frame_calc2.bt"
+    path.write_text(CALC.replace("FrameCalc", "FrameCalc2"))
+    await repl.evaluate(f":load {path}")
+    await ok(repl, "e := [FrameCalc2 make] on: Error do: [:ex | ex]")
+    assert await ok(repl, "e stackTrace first printString") == '"FrameCalc2 class>>make/1 (frame_calc2.bt:8)"'
+    assert await ok(repl, "e stackTrace first method") == "#make"
+
+
+async def test_a_frame_of_an_actor_method_names_the_file(repl, tmp_path):
+    path = tmp_path / "frame_actor.bt"
+    path.write_text(ACTOR)
+    await repl.evaluate(f":load {path}")
+    await ok(repl, "a := FrameActor spawn")
+    out = await ok(repl, "[a boom] on: Error do: [:ex | (ex stackTrace detect: [:f | f receiverClass = #FrameActor]) printString]")
+    assert out.startswith('"FrameActor>>boom/') and out.endswith('(frame_actor.bt:4)"'), out
