@@ -375,3 +375,11 @@ def test_hover_on_a_field_after_a_tight_dot_is_not_taken_for_a_message(lsp, proj
     # the message after it is still looked up
     at_size = {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 23}}
     assert "size" in lsp.request("textDocument/hover", at_size)["contents"]["value"]
+
+
+def test_completion_offers_the_next_keyword_of_the_message_being_written(lsp, project):
+    lsp.initialize(project)
+    uri = lsp.open(project / "range.bt", "x := 3")
+    diagnostics_for(lsp, uri)
+    labels = _complete_at_end_of(lsp, uri, "x := 3 between: 1 a", 2)
+    assert labels[0] == "and:" and "abs" in labels, labels

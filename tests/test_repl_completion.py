@@ -33,8 +33,15 @@ from conftest import run_beamtalk
     ("Erlang li", Context("selector", "li", 7, ("erlang-class", "Erlang"))),
     ("Erlang lists re", Context("selector", "re", 13, ("erlang", "lists"))),
     ("Erlang lists ", Context("selector", "", 13, ("erlang", "lists"))),
-    ("x foo: 3 pr", Context("selector", "pr", 9, ("instance", "Integer"))),
+    ("x foo: 3 pr", Context("selector", "pr", 9, ("instance", "Integer"), (("binding", "x"), "foo:"))),
     ("(3 + 4) pr", Context("none")),                                # receiver not known from the text
+    # the next keyword of the message being written
+    ("3 between: 1 a", Context("selector", "a", 13, ("instance", "Integer"), (("instance", "Integer"), "between:"))),
+    ("3 between: 1 + 1 a", Context("selector", "a", 17, ("instance", "Integer"), (("instance", "Integer"), "between:"))),
+    ("d := #{} at: #k put: 2 ifA", Context("selector", "ifA", 23, ("instance", "Integer"),
+                                           (("instance", "Dictionary"), "at:put:"))),
+    ("3 between: (1 + 1) ", Context("selector", "", 19, None, (("instance", "Integer"), "between:"))),
+    ("x + 3 between: 1 a", Context("selector", "a", 17, ("instance", "Integer"))),  # receiver not an operand
     # metaclasses, parentheses, unary chains (what the node cannot tell stays a chain)
     ("Counter class th", Context("selector", "th", 14, ("metaclass", "Counter"))),
     ("Counter class class isM", Context("selector", "isM", 20, ("chain", ("metaclass", "Counter"), ("class",)))),
@@ -267,3 +274,15 @@ async def test_erlang_module_names_are_only_ones_that_can_be_written(engine):
     assert "application" in found
     odd = [f for f in found if not (f[:1].islower() and f.replace("_", "a").isalnum())]
     assert odd == []
+
+
+async def test_the_next_keyword_of_a_message_is_offered(repl, engine):
+    # `3 between: 1 a` + Tab: `and:` (of between:and:) before 1's unary selectors
+    got = [c.text for c in await engine.complete("3 between: 1 a")]
+    assert got[0] == "and:" and "abs" in got, got
+    await repl.evaluate("d := Dictionary new")
+    got = [(c.text, c.meta) for c in await engine.complete("d at: #k ifAb")]
+    assert [w for w, _ in got] == ["ifAbsent:", "ifAbsentPut:"], got
+    # a message nobody continues offers only the argument's selectors
+    got = [c.text for c in await engine.complete("3 max: 4 ab")]
+    assert got == ["abs"], got

@@ -44,6 +44,9 @@ class Context:
     prefix: str = ""
     start: int = 0
     receiver: tuple | None = None
+    #: the keyword message the word may continue: `(receiver, "between:")`
+    #: for `3 between: 1 a` (Tab offers `and:` beside `1`'s unary selectors)
+    keyword: tuple | None = None
 
 
 # ---------------------------------------------------------------- reading the text
@@ -115,9 +118,52 @@ def _code_context(text: str, offset: int, bound) -> Context:
     if t.kinds[r] == L.K_SEMI:
         return Context("none")                   # a cascade: the receiver is not at hand here
     receiver = _receiver(t, r, bound)
-    if receiver is None:
+    keyword = _keyword_message(t, r, bound)
+    if receiver is None and keyword is None:
         return Context("none")
-    return Context("selector", prefix, start, receiver)
+    return Context("selector", prefix, start, receiver, keyword)
+
+
+def _keyword_message(t, r: int, bound):
+    """When the expression ending at token `r` is the last argument of a
+    keyword message (`3 between: 1`), that message's receiver and its
+    keywords so far: `(("instance", "Integer"), "between:")`; else None.
+    Arguments may be binary expressions; the receiver must be an operand
+    whose class the text tells (`_operand`)."""
+    s = _chain_start(t, r)
+    parts = []
+    while s is not None and s > 1 and t.kinds[s - 1] == L.K_KEYWORD:
+        parts.append(t.text(s - 1))
+        end = s - 2
+        s = _chain_start(t, end)
+    if not parts or s is None:
+        return None
+    found = _operand(t, end, bound)
+    if found is None or found[1] != s or (s > 0 and t.kinds[s - 1] not in _STARTS):
+        return None
+    return found[0], "".join(reversed(parts))
+
+
+def _chain_start(t, i: int):
+    """The first token of the operand, or of the binary expression of
+    operands, that ends at token `i` (structure only: no classes)."""
+    while True:
+        while i > 0 and t.kinds[i] == L.K_IDENT and not _is_primary(t, i):
+            i -= 1                               # unary sends
+        k = t.kinds[i]
+        if k in _CLOSERS:
+            j = _opener(t, i)
+            if j is None:
+                return None
+            i = j
+        elif k in LITERAL_CLASS:
+            i = _string_start(t, i)
+        elif k != L.K_IDENT:
+            return None
+        if i > 1 and t.kinds[i - 1] == L.K_BINOP:
+            i -= 2                               # `a + b`: go on with `a`
+            continue
+        return i
 
 
 def _is_primary(t, i: int) -> bool:

@@ -84,7 +84,7 @@ class CompletionEngine:
         return out
 
     async def _words(self, ctx, bound, deadline) -> list[tuple[str, str]]:
-        from .analysis import PSEUDO
+        from .analysis import PSEUDO, Context
 
         if ctx.kind == "command":
             return [(c, "command") for c in COMMANDS]
@@ -108,6 +108,20 @@ class CompletionEngine:
             inst, klass = await asyncio.gather(self._selectors(("instance", cls), deadline),
                                                self._selectors(("class", cls), deadline))
             return inst + klass
+        if ctx.kind == "selector" and ctx.keyword is not None:
+            # `3 between: 1 a`: the next keyword of a selector the keyword
+            # message's receiver understands first, then `1`'s unary selectors
+            recv, sofar = ctx.keyword
+            known = await self._selectors(recv, deadline)
+            nexts = []
+            for sel, meta in known:
+                if sel.startswith(sofar) and len(sel) > len(sofar):
+                    rest = sel[len(sofar):]
+                    nexts.append((rest[: rest.index(":") + 1], meta))
+            if ctx.receiver is None:
+                return nexts
+            return nexts + await self._words(Context("selector", ctx.prefix, ctx.start, ctx.receiver),
+                                             bound, deadline)
         if ctx.kind == "selector":
             how, name = ctx.receiver[:2]
             if how == "erlang-class":
