@@ -11,10 +11,23 @@
 %% @doc The StackFrame for {Module, Function, Arity, Location}.
 frame({M, F0, A0, Loc}) ->
     Line = proplists:get_value(line, Loc, nil),
-    Class = class_of_module(M),
-    {F1, A} = method_of(Class, F0, A0, Line),
+    File0 = case proplists:get_value(file, Loc) of
+                undefined -> nil;
+                Path -> unicode:characters_to_binary(filename:basename(Path))
+            end,
+    {Class, F1, A, File} =
+        case class_of_module(M) of
+            nil ->
+                case typed_class_method(M, F0, Line) of
+                    {C, Sel} -> {C, Sel, 1 + selector_arity(Sel), <<"<input>">>};
+                    none -> {nil, F0, A0, File0}
+                end;
+            C ->
+                {F2, A2} = method_of(C, F0, A0, Line),
+                {C, F2, A2, File0}
+        end,
     {F, Side} = case atom_to_binary(F1, utf8) of
-                    <<"class ", Sel/binary>> when Class =/= nil -> {binary_to_atom(Sel, utf8), class};
+                    <<"class ", Sel1/binary>> when Class =/= nil -> {binary_to_atom(Sel1, utf8), class};
                     _ -> {F1, instance}
                 end,
     #{'$beamtalk_class' => 'StackFrame',
@@ -23,11 +36,49 @@ frame({M, F0, A0, Loc}) ->
       receiverClass => Class,
       arguments => A,
       moduleName => M,
-      file => case proplists:get_value(file, Loc) of
-                  undefined -> nil;
-                  File -> unicode:characters_to_binary(filename:basename(File))
-              end,
+      file => File,
       line => Line}.
+
+%% A class typed at the REPL has no module of its own: its methods are funs
+%% of the input's module (`bt@in@1>>-eval/1-fun-0-/2`).  The class whose
+%% method funs come from that module, and the method by the frame's line
+%% (lines of that input); `{Class, Selector}` (`'class sel'` for the class
+%% side) or none.
+typed_class_method(M, F, Line) when is_integer(Line) ->
+    case atom_to_list(F) of
+        "-" ++ _ ->
+            Owners = [C || C <- beamtalk_class:all_names(), defines_funs_of(C, M)],
+            Starts = [{L, C, side_name(Sel, Side)}
+                      || C <- Owners,
+                         {{Sel, Side}, #{line := L}} <- maps:to_list(method_info(C)),
+                         is_integer(L), L =< Line],
+            case lists:max([{0, nil, none} | Starts]) of
+                {0, nil, none} -> none;
+                {_, C, Sel} -> {C, Sel}
+            end;
+        _ -> none
+    end;
+typed_class_method(_M, _F, _Line) ->
+    none.
+
+defines_funs_of(C, M) ->
+    case beamtalk_class:entry(C) of
+        #{module := Mod} when Mod =/= undefined, Mod =/= nil -> false;
+        #{methods := Ms} = E ->
+            Funs = [Fun || {_, Fun} <- maps:values(Ms), is_function(Fun)]
+                ++ [Fun || {_, Fun} <- maps:values(maps:get(class_methods, E, #{})), is_function(Fun)],
+            lists:any(fun(Fun) -> element(2, erlang:fun_info(Fun, module)) =:= M end, Funs);
+        _ -> false
+    end.
+
+side_name(Sel, true) -> binary_to_atom(<<"class ", (atom_to_binary(Sel, utf8))/binary>>, utf8);
+side_name(Sel, false) -> Sel.
+
+method_info(C) ->
+    case beamtalk_class:entry(C) of
+        #{method_info := MI} -> MI;
+        _ -> #{}
+    end.
 
 %% A value class's instance methods are compiled into its dispatch function
 %% '$d'/3 (the fast send path): the frame's line says which method it was,
@@ -36,10 +87,7 @@ frame({M, F0, A0, Loc}) ->
 method_of(nil, F, A, _Line) ->
     {F, A};
 method_of(Class, '$d', 3, Line) when is_integer(Line) ->
-    Info = case beamtalk_class:entry(Class) of
-               #{method_info := MI} -> MI;
-               _ -> #{}
-           end,
+    Info = method_info(Class),
     Starts = [{L, Sel} || {{Sel, false}, #{line := L}} <- maps:to_list(Info),
                           is_integer(L), L =< Line],
     case lists:max([{0, none} | Starts]) of

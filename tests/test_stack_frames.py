@@ -59,3 +59,12 @@ async def test_a_frame_of_an_actor_method_names_the_file(repl, tmp_path):
     await ok(repl, "a := FrameActor spawn")
     out = await ok(repl, "[a boom] on: Error do: [:ex | (ex stackTrace detect: [:f | f receiverClass = #FrameActor]) printString]")
     assert out.startswith('"FrameActor>>boom/') and out.endswith('(frame_actor.bt:4)"'), out
+
+
+async def test_a_frame_of_a_method_of_a_class_typed_at_the_repl_names_the_method(repl):
+    await ok(repl, "Object subclass: TypedCalc\n  go: n => ^(10 / n) + 1\n  class mk: n => ^(10 / n) + 1")
+    await ok(repl, "e := [TypedCalc new go: 0] on: Error do: [:ex | ex]")
+    assert await ok(repl, "e stackTrace first printString") == '"TypedCalc>>go:/2 (<input>:2)"'
+    await ok(repl, "e := [TypedCalc mk: 0] on: Error do: [:ex | ex]")
+    assert await ok(repl, "e stackTrace first printString") == '"TypedCalc class>>mk:/2 (<input>:3)"'
+    assert await ok(repl, "e stackTrace first method") == "#mk:"
