@@ -1,0 +1,129 @@
+"""Rules of spec/syntax.md and spec/semantics.md checked row by row from
+outside (the spec-probe round): each test is an input an outsider wrote from
+the spec, whose answer was wrong or unhelpful before.  No node needed: these
+are parser and compiler answers (the node-side rows are in
+`tests/scenarios/spec_rows.scn`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from beamtalk_ws.compiler import CompileError, compile_input
+from beamtalk_ws.compiler.modules import compile_file
+from beamtalk_ws.syntax import SyntaxErrors, parse, parse_with_diagnostics
+
+
+def compile_error(source, bound=()):
+    with pytest.raises(CompileError) as err:
+        compile_input(source, frozenset(bound))
+    return err.value.diagnostics
+
+
+def file_error(source):
+    with pytest.raises(CompileError) as err:
+        compile_file(parse(source, "x.bt"), source, "x.bt")
+    return err.value.diagnostics
+
+
+def parse_error(source):
+    return parse_with_diagnostics(source)[1]
+
+
+# -- syntax §4: list/array/map elements are binary-level expressions ----------
+
+@pytest.mark.parametrize("source, element", [
+    ("#(d respondsTo: #speak, 2)", "(d respondsTo: #speak)"),
+    ("#(1, x at: 1)", "(x at: 1)"),
+    ("#[x at: 1 put: 2]", "(x at: 1 put: 2)"),
+    ("#{#a => x max: 3}", "(x max: 3)"),
+    ("#(#(3, 1) inject: 0 into: [:a :b | a + b], 1)", "(#(3, 1) inject: 0 into: [:a :b | a + b])"),
+])
+def test_keyword_message_in_a_literal_keeps_the_spec_error_and_shows_the_parentheses(source, element):
+    """`#(d respondsTo: #speak, ...)` is an error by spec syntax §4 (elements
+    are binary expressions); the hint shows the element in parentheses."""
+    [d] = parse_error(source)
+    assert d.message.startswith("Expected ")
+    assert "literal" in d.message
+    assert d.hint is not None and element in d.hint, d.hint
+
+
+# -- syntax §4 notes: "A repeated variable in one pattern is a compile error" --
+
+def test_repeated_variable_in_one_pattern_is_a_compile_error():
+    [d] = compile_error("t := 3. t match: [{a, a} -> a; _ -> 0]")
+    assert d.message == "Variable `a` appears twice in one match pattern"
+    assert (d.span.line, d.span.col) == (1, 23)
+    assert "when:" in d.hint
+
+
+def test_repeated_variable_in_a_method_pattern_is_a_compile_error():
+    [d] = file_error("Object subclass: Rp\n  f: t => t match: [{a, {b, a}} -> a; _ -> 0]\n")
+    assert d.message == "Variable `a` appears twice in one match pattern"
+    assert (d.span.line, d.span.col) == (2, 29)
+
+
+def test_the_same_variable_in_two_arms_is_fine():
+    assert compile_input("t := 3. t match: [{a, 1} -> a; {1, a} -> a; a -> a]").forms
+
+
+def test_wildcards_may_repeat():
+    assert compile_input("t := 3. t match: [{_, _} -> 1; _ -> 0]").forms
+
+
+# -- syntax §4 notes: guards are `when: [expr]` (any expression) --------------
+
+@pytest.mark.parametrize("source", [
+    "5 match: [x when: [x > 10 or: [x < 0]] -> 1; _ -> 2]",
+    "5 match: [x when: [x > 1 and: [x < 9]] -> 1; _ -> 2]",
+    "5 match: [x when: [(x > 1 and: [x < 9]) or: [x =:= 42]] -> 1; _ -> 2]",
+    "5 match: [x when: [(x > 1) not] -> 1; _ -> 2]",
+])
+def test_guards_combine_comparisons_with_and_or_not(source):
+    assert compile_input(source).forms
+
+
+def test_a_guard_that_sends_a_message_says_how_to_write_it():
+    [d] = compile_error("5 match: [x when: [x isEven] -> 1; _ -> 2]")
+    assert d.message.startswith("A match guard may only compare values")
+    assert "and:" in d.message
+    assert d.hint is not None and "ifTrue:" in d.hint
+
+
+# -- semantics §5.5: slots are read with self.x -------------------------------
+
+def test_a_bare_slot_name_in_a_repl_class_says_write_self_dot():
+    ds = compile_error("Value subclass: Pt\n  state: x = 0\n  norm => x * x\n")
+    assert [d.message for d in ds] == ["Undefined variable: x", "Undefined variable: x"]
+    assert all("self.x" in d.hint for d in ds)
+
+
+def test_a_bare_slot_name_in_a_loaded_class_says_write_self_dot():
+    [d] = file_error("Object subclass: Sq\n  state: side = 2\n  area => side * 2\n")
+    assert d.message == "Undefined variable: side"
+    assert "self.side" in d.hint
+
+
+def test_a_bare_class_variable_name_says_write_self_dot_on_the_class_side():
+    [d] = file_error("Object subclass: Cv\n  classState: n = 0\n  class count => n\n")
+    assert d.message == "Undefined variable: n"
+    assert "self.n" in d.hint
+
+
+def test_an_undefined_name_that_is_no_slot_has_no_slot_hint():
+    [d] = file_error("Object subclass: Sq\n  state: side = 2\n  area => sidee * 2\n")
+    assert d.message == "Undefined variable: sidee"
+    assert d.hint is None or "self." not in d.hint
+
+
+# -- syntax §7.2: classState: must come before the methods --------------------
+
+def test_class_state_after_a_method_says_declare_it_first():
+    """Spec §7.2: a `classState:` line after a method body does not end it;
+    the error must not suggest joining it to the method's last line."""
+    src = "Object subclass: Csa\n  foo => 1\n  classState: k = 3\n  class k => self.k\n"
+    errs = parse_error(src)
+    assert errs, "expected an error"
+    d = errs[0]
+    assert (d.span.line, d.span.col) == (3, 3)
+    assert "classState:" in d.message
+    assert "before" in d.message and "join" not in d.hint
