@@ -127,3 +127,41 @@ def test_class_state_after_a_method_says_declare_it_first():
     assert (d.span.line, d.span.col) == (3, 3)
     assert "classState:" in d.message
     assert "before" in d.message and "join" not in d.hint
+
+
+# -- syntax §9: warnings for unused variables and shadowing -------
+
+def warnings_of(source):
+    return compile_input(source).warnings
+
+
+def test_a_local_assigned_and_never_read_in_a_method_is_a_warning():
+    [w] = warnings_of("Object subclass: Uv\n  foo =>\n    x := 1\n    2\n")
+    assert w.startswith("<input>:3:5: warning: Variable `x` is assigned but never used")
+
+
+def test_locals_read_later_or_in_a_block_or_named_with_underscore_are_not_reported():
+    src = ("Object subclass: Uv2\n"
+           "  foo =>\n    x := 1\n    [:k | x + k] value: 2\n"
+           "  bar =>\n    _ignored := 3\n    4\n"
+           "  baz: n =>\n    n := n + 1\n    n\n")
+    assert warnings_of(src) == []
+
+
+def test_repl_top_level_assignments_are_never_unused():
+    assert warnings_of("x := 1") == []
+
+
+def test_a_block_parameter_that_hides_a_method_parameter_is_a_warning():
+    [w] = warnings_of("Object subclass: Sh\n  foo: x => [:x | x] value: 3\n")
+    assert "warning: Block parameter `x` shadows an outer parameter" in w
+    assert w.startswith("<input>:2:13:")
+
+
+def test_nested_block_parameters_that_hide_outer_ones_are_a_warning():
+    [w] = warnings_of("Object subclass: Sh3\n  foo => [:a | [:a | a] value: 1] value: 2\n")
+    assert "Block parameter `a` shadows" in w
+
+
+def test_expect_unused_before_a_method_silences_its_unused_warning():
+    assert warnings_of("Object subclass: Ex\n  @expect unused\n  foo =>\n    x := 1\n    2\n") == []
