@@ -165,3 +165,21 @@ def test_nested_block_parameters_that_hide_outer_ones_are_a_warning():
 
 def test_expect_unused_before_a_method_silences_its_unused_warning():
     assert warnings_of("Object subclass: Ex\n  @expect unused\n  foo =>\n    x := 1\n    2\n") == []
+
+
+# -- syntax §7.1: the class modifiers are abstract, sealed and typed ----------
+
+@pytest.mark.parametrize("source", [
+    "final Object subclass: Fin\n  foo => 1\n",
+    "final Object subclass: Fin\n  state: x = 1\n  foo => 1\n",
+])
+def test_an_unknown_class_modifier_is_named_instead_of_the_method_below(source):
+    [d] = parse_error(source)
+    assert d.message == "`final` is not a class modifier"
+    assert (d.span.line, d.span.col) == (1, 1)
+    assert "abstract | sealed | typed" in d.hint
+
+
+def test_a_method_after_an_ordinary_statement_still_says_it_needs_a_class():
+    [d] = parse_error("x := 3\nfoo => 1\n")
+    assert d.message == "a method definition must be inside a class"
