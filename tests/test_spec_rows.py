@@ -183,3 +183,17 @@ def test_an_unknown_class_modifier_is_named_instead_of_the_method_below(source):
 def test_a_method_after_an_ordinary_statement_still_says_it_needs_a_class():
     [d] = parse_error("x := 3\nfoo => 1\n")
     assert d.message == "a method definition must be inside a class"
+
+
+# -- syntax §2.5: `#+,` is one symbol (a run of operator characters) ----------
+
+def test_an_operator_symbol_before_a_comma_says_the_comma_joined_the_symbol():
+    [d] = parse_error("#(#at:put:, #+, #'hello world')")
+    assert d.message == "Expected ')' to close list literal"
+    assert "`#+,` is one symbol" in d.hint and "`#+ ,`" in d.hint
+
+
+def test_an_operator_symbol_with_a_space_before_the_comma_is_an_element():
+    module = parse("#(#+ , 1)")
+    sym, one = module.items[0].elements
+    assert (sym.name, one.value) == ("+", 1)

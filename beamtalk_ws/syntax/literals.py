@@ -163,6 +163,12 @@ class LiteralParser(ExpressionParser):
         i = self.i
         if self.NL[i] or K[i] not in _ELEMENT_STARTS:
             return
+        if K[i - 1] is K_SYMBOL and len(self.V[i - 1]) > 1 and self.V[i - 1].endswith(","):
+            # ``#(#+, 1)``: spec syntax §2.5 reads `#+,` as one symbol
+            text = self.tok_text(i - 1)
+            self.error(message, i, f"`{text}` is one symbol: after `#` a run of operator characters, "
+                                   f"`,` among them, makes one symbol; write a space before the comma "
+                                   f"(`{text[:-1]} ,`)")
         # the literal's tokens up to its closer on this line, one per element
         j = start + 1
         parts = []
