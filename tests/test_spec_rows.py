@@ -197,3 +197,9 @@ def test_an_operator_symbol_with_a_space_before_the_comma_is_an_element():
     module = parse("#(#+ , 1)")
     sym, one = module.items[0].elements
     assert (sym.name, one.value) == ("+", 1)
+
+
+def test_expect_unused_before_a_statement_silences_that_statement_only():
+    src = "Object subclass: Ex2\n  foo =>\n    @expect unused\n    x := 1\n    y := 2\n    3\n"
+    [w] = warnings_of(src)
+    assert "Variable `y` is assigned but never used" in w

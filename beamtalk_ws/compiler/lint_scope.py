@@ -18,8 +18,13 @@ from beamtalk_ws.syntax.diagnostics import Diagnostic
 def method_warnings(method, out: list) -> None:
     if method.expect in ("unused", "all"):
         return
-    _unused_locals(method, out)
-    _shadowed_parameters(method, out)
+    found: list = []
+    _unused_locals(method, found)
+    _shadowed_parameters(method, found)
+    # `@expect unused` (or `all`) as a statement silences the next statement
+    quiet = [(nxt.span.start, nxt.span.end) for st, nxt in zip(method.body, method.body[1:])
+             if isinstance(st, ast.Expect) and st.category in ("unused", "all")]
+    out += [d for d in found if not any(a <= d.span.start < b for a, b in quiet)]
 
 
 def _unused_locals(method, out) -> None:
