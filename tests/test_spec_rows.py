@@ -203,3 +203,28 @@ def test_expect_unused_before_a_statement_silences_that_statement_only():
     src = "Object subclass: Ex2\n  foo =>\n    @expect unused\n    x := 1\n    y := 2\n    3\n"
     [w] = warnings_of(src)
     assert "Variable `y` is assigned but never used" in w
+
+
+# -- syntax §2.2: numbers written as other languages write them ---------------
+
+@pytest.mark.parametrize("source, message, hint", [
+    ("16#FF", "This is two expressions: the number 16 and the symbol #FF", "16rFF"),
+    ("x := 16#FF", "This is two expressions: the number 16 and the symbol #FF", "16rFF"),
+    ("0x1F", "`0x1F` is 0 sent the message x1F, not a hexadecimal number", "16r1F"),
+    ("1_000_000", "`1_000_000` is 1 sent the message _000_000: digits cannot be grouped with _", "1000000"),
+])
+def test_foreign_number_spellings_are_warnings_with_the_beamtalk_spelling(source, message, hint):
+    [w] = warnings_of(source)
+    assert f"warning: {message}" in w
+    assert f"hint: " in w and hint in w.split("hint: ")[1]
+
+
+@pytest.mark.parametrize("source", ["3 #foo", "16 #FF", "0 x1F", "x := 3. x foo"])
+def test_separated_numbers_and_names_are_not_foreign_spellings(source):
+    assert warnings_of(source) == []
+
+
+def test_erlang_radix_inside_an_expression_hints_the_r_notation():
+    [d] = parse_error("[2#1010]")
+    assert d.message.startswith("Unexpected '#'")
+    assert "2r" in d.hint and "16rFF" in d.hint

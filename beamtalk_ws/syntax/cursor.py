@@ -299,7 +299,12 @@ class Cursor:
     def lex_error(self, i: int):
         err: LexError = self.V[i]
         self.i = i + 1
-        raise ParseError(Diagnostic(err.message, self.span(i, i), "error", err.hint), self.depth)
+        hint = err.hint
+        if hint is None and i > 0 and self.K[i - 1] is K_INT and self.E[i - 1] == self.S[i] \
+                and self.tok_text(i) == "#":
+            # ``2#1010``: Erlang's radix notation
+            hint = f"radix numbers are written with r: {self.tok_text(i - 1)}r… (as in 16rFF, 2r1010)"
+        raise ParseError(Diagnostic(err.message, self.span(i, i), "error", hint), self.depth)
 
     def enter(self):
         self.depth += 1
