@@ -228,3 +228,13 @@ def test_erlang_radix_inside_an_expression_hints_the_r_notation():
     [d] = parse_error("[2#1010]")
     assert d.message.startswith("Unexpected '#'")
     assert "2r" in d.hint and "16rFF" in d.hint
+
+
+# -- semantics §3.5: instances reach class variables through the class -------
+
+def test_an_instance_method_reading_a_class_variable_as_a_field_is_a_warning():
+    src = ("Object subclass: Cvw\n  classState: n = 0\n  class n => self.n\n"
+           "  peek => self.n\n")
+    [w] = warnings_of(src)
+    assert w.startswith("<input>:4:11: warning: `n` is a class variable of Cvw: an instance has no field `n`")
+    assert "self class n" in w

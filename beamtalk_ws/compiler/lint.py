@@ -62,6 +62,7 @@ def warnings(items, source: str | None = None) -> list[Diagnostic]:
     for item in items:
         if isinstance(item, ast.ClassDef):
             _lost_field_change(item, out)
+            lint_scope.class_variable_reads(item, out)
             for m in item.methods:
                 lint_scope.method_warnings(m, out)
         elif isinstance(item, ast.StandaloneMethod):

@@ -67,3 +67,25 @@ def _shadowed_parameters(method, out) -> None:
                         hint=f"rename the block parameter; inside the block `{name}` is the block's own"))
             outer = outer | {getattr(p, "name", p) for p in node.parameters}
         stack.extend((c, outer) for c in node.children())
+
+
+def class_variable_reads(cdef, out: list) -> None:
+    """`self.count` in an instance method where `count` is a `classState:`
+    of the class and no slot: an instance has no such field (spec semantics
+    §3.5: instances reach class variables through class-side methods), so
+    the read fails when it runs."""
+    cvars = {d.name for d in cdef.class_state} - {d.name for d in cdef.state}
+    if not cvars:
+        return
+    for m in cdef.methods:
+        if m.class_side:
+            continue
+        for st in m.body:
+            for n in st.walk():
+                if (isinstance(n, ast.FieldAccess) and n.name in cvars and isinstance(n.receiver, ast.Variable)
+                        and n.receiver.name == "self"):
+                    out.append(Diagnostic(
+                        f"`{n.name}` is a class variable of {cdef.name}: an instance has no field `{n.name}`",
+                        n.span, severity="warning",
+                        hint=f"read it in a class-side method (class {n.name} => self.{n.name}) and ask the "
+                             f"class: self class {n.name}"))
