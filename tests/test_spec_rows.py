@@ -238,3 +238,18 @@ def test_an_instance_method_reading_a_class_variable_as_a_field_is_a_warning():
     [w] = warnings_of(src)
     assert w.startswith("<input>:4:11: warning: `n` is a class variable of Cvw: an instance has no field `n`")
     assert "self class n" in w
+
+
+# -- syntax §2.3 / §4: interpolations and match arms are keyword-level --------
+
+def test_a_return_inside_an_interpolation_says_what_an_interpolation_holds():
+    [d] = parse_error('"{^ 3}"')
+    assert d.message == "Unexpected token: expected expression, found ^"
+    assert "without cascade, assignment or '^'" in d.hint
+
+
+def test_an_assignment_in_a_match_arm_says_to_assign_the_whole_match():
+    [d] = parse_error("3 match: [n -> x := n]")
+    assert d.message == "Expected ']' to close match"
+    assert (d.span.line, d.span.col) == (1, 18)
+    assert "x := v match:" in d.hint

@@ -5,6 +5,8 @@ patterns."""
 from __future__ import annotations
 
 from .cursor import (
+    K_ASSIGN,
+    K_CARET,
     _CLOSERS,
     _OPENERS,
     _ArrayLit,
@@ -67,6 +69,9 @@ class LiteralParser(ExpressionParser):
         while True:
             if K[self.i] in (K_STR_SEG, K_STR_END):
                 self.error("empty interpolation {} is not allowed, use \\{ for literal brace")
+            if K[self.i] is K_CARET:
+                self.error("Unexpected token: expected expression, found ^",
+                           hint="an interpolation holds one expression without cascade, assignment or '^'")
             parts.append(self.parse_keyword())
             k = K[self.i]
             if k is K_STR_SEG:
@@ -277,6 +282,10 @@ class LiteralParser(ExpressionParser):
                 break
             if self.NL[self.i] and k is not K_EOF:
                 continue
+            if k is K_ASSIGN:
+                # spec syntax §4: an arm body is keyword-level
+                self.error("Expected ']' to close match", hint="an arm's body is one expression without "
+                           "assignment or cascade: assign the whole match instead (`x := v match: [...]`)")
             self.close_error("Expected ']' to close match", open_i)
         self.i += 1
         self.depth -= 1
