@@ -391,7 +391,7 @@ def test_primitive_in_block_inside_method_is_allowed():
 
 
 def test_primitive_single_quotes_rejected():
-    assert 'strings use double quotes: "+"' in errors(
+    assert 'single-quoted strings are no longer supported, use double quotes: "+"' in errors(
         "Object subclass: A\n  + other => @primitive '+'"
     )
 

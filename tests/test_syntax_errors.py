@@ -33,7 +33,7 @@ SPEC_MESSAGES = [
     ("1; 2; 3", "Expected message selector in cascade", (1, 4)),
     ('"{}"', "empty interpolation {} is not allowed, use \\{ for literal brace", (1, 2)),
     ('x := "a {  } b"', "empty interpolation {} is not allowed, use \\{ for literal brace", (1, 9)),
-    ("'hello'", 'strings use double quotes: "hello"', (1, 1)),
+    ("'hello'", 'single-quoted strings are no longer supported, use double quotes: "hello"', (1, 1)),
     ("x := 9223372036854775808", "Invalid integer: 9223372036854775808", (1, 6)),
     ("x := 2r102", "Invalid integer: 2r102", (1, 6)),
     ("Foo := 3", "Assignment target must be an identifier or field access", (1, 1)),

@@ -203,7 +203,7 @@ def test_unterminated_string_message_contains_text():
 def test_single_quoted_strings_are_rejected(src, shown):
     t = tokenize(src)[0]
     assert t.kind == "error"
-    assert t.value.message == "strings use double quotes: " + shown
+    assert t.value.message == "single-quoted strings are no longer supported, use double quotes: " + shown
     assert "single quotes are not strings" in t.value.hint
 
 

@@ -442,7 +442,7 @@ WORKED_ERRORS = [
     ("a << b", "Unexpected token: expected expression, found <<"),
     ("a ==> b", "Unexpected token: expected expression, found ==>"),
     ("a \\\\ b", "Unexpected token: expected expression, found \\\\"),
-    ("'hello'", 'strings use double quotes: "hello"'),
+    ("'hello'", 'single-quoted strings are no longer supported, use double quotes: "hello"'),
     ("x := 99999999999999999999", "Invalid integer: 99999999999999999999"),
 ]
 

@@ -94,7 +94,7 @@ def test_indented_keyword_line_ending_a_class_body():
 )
 def test_single_quoted_string(src, shown, col):
     d = first(src)
-    assert d.message == "strings use double quotes: " + shown
+    assert d.message == "single-quoted strings are no longer supported, use double quotes: " + shown
     assert (d.span.line, d.span.col) == (1, col)
     assert "single quotes are not strings" in d.hint
     assert "^" in rendered(src)
@@ -103,7 +103,7 @@ def test_single_quoted_string(src, shown, col):
 def test_single_quoted_string_in_the_seed_example():
     src = SEED_CLASSBUILDER.replace("classBuilder\n     name:", "classBuilder name:")
     d = first(src)
-    assert d.message == 'strings use double quotes: "Rex"'
+    assert d.message == 'single-quoted strings are no longer supported, use double quotes: "Rex"'
     assert (d.span.line, d.span.col) == (2, 31)
 
 

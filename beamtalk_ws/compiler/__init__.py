@@ -19,7 +19,7 @@ from beamtalk_ws.syntax import ast, parse
 from . import deep, lint
 from .units import compile_repl_statements
 from .errors import CompileError
-from .semantic import ScopeCheck
+from .semantic import ScopeCheck, with_slot_hints
 
 STAGES = ("ast", "forms")
 
@@ -66,8 +66,12 @@ def _compile_module(module, source, bound, filename, table) -> CompiledInput:
     statements = list(module.items)
     diagnostics = ScopeCheck(frozenset(bound)).run(statements)
     if diagnostics:
-        raise CompileError(diagnostics, source, filename)
-    forms, unique = compile_repl_statements(statements, frozenset(bound), source, filename, table)
+        raise CompileError(with_slot_hints(diagnostics, statements, table), source, filename)
+    try:
+        forms, unique = compile_repl_statements(statements, frozenset(bound), source, filename, table)
+    except CompileError as e:
+        e.diagnostics = with_slot_hints(e.diagnostics, statements, table)
+        raise
     found = (lint.warnings(statements, source) + lint.session_warnings(statements, bound)
              + lint.division_comment_warnings(statements, source, bound))
     return CompiledInput(forms, unique, module, lint.render(found, source, filename))

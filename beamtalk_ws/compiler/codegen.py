@@ -22,6 +22,9 @@ from .proxy_sends import proxy_function
 from .errors import CompileError
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
+#: keyword messages that are Erlang guard connectives inside `when: [...]`
+GUARD_CONNECTIVES = {"and:": "andalso", "or:": "orelse"}
+
 # Binary operators that map straight onto an Erlang operator (spec §6).
 DIRECT_OPS = {
     "+": "+", "-": "-", "*": "*", "/": "/", "%": "rem",
@@ -506,6 +509,7 @@ class ExprGen:
         clauses = []
         for arm in node.arms:
             actx = ctx.fork()
+            repeated_pattern_variable(arm.pattern)
             pattern = self.pattern(arm.pattern, actx)
             abody = body.child()
             guards = []
@@ -528,12 +532,24 @@ class ExprGen:
             line = line_of(node)
             return F.op(DIRECT_OPS[node.operator], self.guard(node.receiver, ctx),
                         self.guard(node.argument, ctx), line)
+        # `and:` / `or:` with a literal block and `not` are Erlang's own
+        # guard connectives (andalso, orelse, not)
+        if (isinstance(node, ast.KeywordSend) and node.selector in GUARD_CONNECTIVES
+                and isinstance(node.arguments[0], ast.Block) and not node.arguments[0].parameters):
+            line = line_of(node)
+            return F.op(GUARD_CONNECTIVES[node.selector], self.guard(node.receiver, ctx),
+                        self.guard(node.arguments[0], ctx), line)
+        if isinstance(node, ast.UnarySend) and node.selector == "not":
+            return F.op("not", self.guard(node.receiver, ctx), None, line_of(node))
         if isinstance(node, (ast.IntegerLit, ast.FloatLit, ast.StringLit, ast.SymbolLit, ast.CharLit)):
             return self.gen(node, None, ctx)
         if isinstance(node, ast.Variable):
             if node.name in ctx.env or node.name in ("true", "false", "nil"):
                 return self.gen_Variable(node, None, ctx)
-        raise GenError("A match guard may only compare values with > < >= <= =:= =/= == /= + - * /", node)
+        raise GenError("A match guard may only compare values with > < >= <= =:= =/= == /= + - * / "
+                       "and combine them with and:, or: and not", node,
+                       hint="for any other test, match the value and decide in the arm: "
+                            "`n -> (n isEven) ifTrue: [...] ifFalse: [...]`")
 
     def pattern(self, node, ctx):
         line = line_of(node)
@@ -557,6 +573,19 @@ class ExprGen:
 
     def gen_Primitive(self, node, body, ctx):
         raise GenError("Primitives can only be declared in the standard library", node)
+
+
+def repeated_pattern_variable(pattern) -> None:
+    """Spec syntax §4: a variable may appear once in one pattern (Erlang's
+    `{A, A}` would silently mean "two equal elements")."""
+    seen = set()
+    for p in pattern.walk():
+        if isinstance(p, ast.VariablePattern) and p.name not in ("nil", "true", "false"):
+            if p.name in seen:
+                raise GenError(f"Variable `{p.name}` appears twice in one match pattern", p,
+                               hint=f"give each element its own name and compare them in a guard: "
+                                    f"`{{{p.name}, {p.name}2}} when: [{p.name} =:= {p.name}2] -> ...`")
+            seen.add(p.name)
 
 
 def selector_of(send) -> str:

@@ -2,7 +2,9 @@
 
 Warnings never stop an input from running; the REPL shows them as `⚠` lines
 and `--json` replies carry them as `"warnings"` (DESIGN §3).  Today there are
-ten:
+ten here, and in `lint_scope.py` the ones about names in method bodies
+(unused locals, shadowed parameters), and in `lint_numbers.py` numbers
+spelled as other languages write them (`16#FF`, `0x1F`, `1_000`):
 - statements after a `^`, which can never run (spec semantics §4.6);
 - a method named like an operator that compiles to Erlang's own (`+`, `<`,
   `=`, ...), which `a + b` never sends (§4.4, §6);
@@ -32,6 +34,8 @@ from beamtalk_ws.syntax import ast
 from beamtalk_ws.syntax.ast import Span
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
+from . import lint_numbers, lint_scope
+
 #: binary operators compiled straight to Erlang (spec semantics §6): `a + b`
 #: is Erlang's `+` whatever `a` is, so a method of that name is reached
 #: only by `perform:`; each with the keyword name the warning suggests
@@ -54,9 +58,15 @@ def warnings(items, source: str | None = None) -> list[Diagnostic]:
                 if isinstance(node, ast.MethodDef):
                     out += _method_division_comments(node, source)
     _sequence(items, out)
+    lint_numbers.foreign_numbers(items, out)
     for item in items:
         if isinstance(item, ast.ClassDef):
             _lost_field_change(item, out)
+            lint_scope.class_variable_reads(item, out)
+            for m in item.methods:
+                lint_scope.method_warnings(m, out)
+        elif isinstance(item, ast.StandaloneMethod):
+            lint_scope.method_warnings(item.method, out)
         for node in item.walk():
             if isinstance(node, ast.MethodDef):
                 _sequence(node.body, out)

@@ -21,6 +21,7 @@ from .classes import ClassGen, ClassTable
 from .codegen import ExprGen, GenError, line_of
 from .context import Body, Counter
 from .errors import CompileError
+from .semantic import with_slot_hints
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
 
@@ -68,8 +69,12 @@ def compile_file(module: ast.Module, source: str, filename: str, table: ClassTab
     what the class records as its `sourceFile`, which the node's `reload`
     opens: a client that loads a path relative to its own directory passes the
     absolute path here, since the node may run elsewhere."""
-    return deep.run(_compile_file, module, source, filename, module, source, filename, table, module_for,
-                    stdlib, source_file)
+    try:
+        return deep.run(_compile_file, module, source, filename, module, source, filename, table, module_for,
+                        stdlib, source_file)
+    except CompileError as e:
+        e.diagnostics = with_slot_hints(e.diagnostics, module.items, table)
+        raise
 
 
 def _compile_file(module, source, filename, table, module_for, stdlib, source_file=None) -> CompiledClass:

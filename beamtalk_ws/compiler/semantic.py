@@ -107,3 +107,43 @@ class ScopeCheck:
             self.visit(s)
         # Names first assigned inside a block are local to it.
         self.defined = outer | (self.defined & outer)
+
+
+def with_slot_hints(diagnostics, items, table=None) -> list:
+    """`norm => x * x` in a class with `state: x`: a slot is read through
+    `self.x` (spec syntax §5.5), never by its bare name, so "Undefined
+    variable: x" inside a method of that class says so.  Applied to the
+    diagnostics of a REPL input and of a loaded file alike."""
+    methods = []  # (method, class name, instance slots, class variables)
+    for item in items:
+        if isinstance(item, ast.ClassDef):
+            inherited = table.fields_of(item.superclass) if table is not None else ()
+            slots = {*inherited, *(d.name for d in item.state)}
+            cvars = {d.name for d in item.class_state}
+            methods += [(m, item.name, slots, cvars) for m in item.methods]
+        elif isinstance(item, ast.StandaloneMethod):
+            slots = set(table.fields_of(item.class_name)) if table is not None else set()
+            methods.append((item.method, item.class_name, slots, set()))
+    out = []
+    for d in diagnostics:
+        if d.hint is None and d.message.startswith("Undefined variable: "):
+            name = d.message[len("Undefined variable: "):]
+            for m, cls, slots, cvars in methods:
+                if m.span.start <= d.span.start < m.span.end:
+                    d = Diagnostic(d.message, d.span, d.severity, _slot_hint(name, cls, m.class_side, slots, cvars))
+                    break
+        out.append(d)
+    return out
+
+
+def _slot_hint(name, cls, class_side, slots, cvars):
+    if class_side and name in cvars:
+        return f"`{name}` is a class variable of {cls}: a class-side method reads it as self.{name}"
+    if not class_side and name in slots:
+        return f"`{name}` is a slot of {cls}: a method reads it as self.{name} (and sets it with self.{name} := ...)"
+    if name in cvars:
+        return (f"`{name}` is a class variable of {cls}: read it in a class-side method "
+                f"(class {name} => self.{name}) and ask the class: self class {name}")
+    if name in slots:
+        return f"`{name}` is a slot of each {cls} instance; a class-side method has no instance to read it from"
+    return None

@@ -248,6 +248,12 @@ class Cursor:
                 self.error("Unexpected end of input: expected expression", j)
             self.ended_body(i)
         self.teach_comma(i)
+        if K[i] is K_KEYWORD and self.NL[i] and self.V[i] == "classState:" and self.in_class:
+            # spec §7.2: a classState: line after a method body does not end it
+            line = self.source[self.S[i] : self.source.find("\n", self.S[i]) % (len(self.source) + 1)]
+            self.error("classState: must come before the methods of a class", i,
+                       f"move `{line.strip()}` above the first method; a classState: line after a "
+                       f"method is read as part of that method's body")
         if K[i] is K_KEYWORD and self.NL[i] and i > 0:
             # spec §3.1: the first keyword of a message must be on its
             # receiver's line; say so (the seeds write builders this way)
@@ -293,7 +299,12 @@ class Cursor:
     def lex_error(self, i: int):
         err: LexError = self.V[i]
         self.i = i + 1
-        raise ParseError(Diagnostic(err.message, self.span(i, i), "error", err.hint), self.depth)
+        hint = err.hint
+        if hint is None and i > 0 and self.K[i - 1] is K_INT and self.E[i - 1] == self.S[i] \
+                and self.tok_text(i) == "#":
+            # ``2#1010``: Erlang's radix notation
+            hint = f"radix numbers are written with r: {self.tok_text(i - 1)}r… (as in 16rFF, 2r1010)"
+        raise ParseError(Diagnostic(err.message, self.span(i, i), "error", hint), self.depth)
 
     def enter(self):
         self.depth += 1

@@ -5,6 +5,10 @@ patterns."""
 from __future__ import annotations
 
 from .cursor import (
+    K_ASSIGN,
+    K_CARET,
+    _CLOSERS,
+    _OPENERS,
     _ArrayLit,
     _FloatLit,
     _IntegerLit,
@@ -65,6 +69,9 @@ class LiteralParser(ExpressionParser):
         while True:
             if K[self.i] in (K_STR_SEG, K_STR_END):
                 self.error("empty interpolation {} is not allowed, use \\{ for literal brace")
+            if K[self.i] is K_CARET:
+                self.error("Unexpected token: expected expression, found ^",
+                           hint="an interpolation holds one expression without cascade, assignment or '^'")
             parts.append(self.parse_keyword())
             k = K[self.i]
             if k is K_STR_SEG:
@@ -108,9 +115,51 @@ class LiteralParser(ExpressionParser):
     def close_literal(self, closer, message: str, start: int) -> None:
         if self.K[self.i] != closer:
             self.missing_comma(closer, message, start)
+            self.keyword_element(message, start)
             self.close_error(message, start)
         self.i += 1
         self.depth -= 1
+
+    def keyword_element(self, message: str, start: int) -> None:
+        """``#(d respondsTo: #x, 2)``: elements are binary-level expressions
+        (spec syntax §4), so the keyword ends the element.  Keep the spec's
+        message and show the element in parentheses."""
+        K = self.K
+        i = self.i
+        if K[i] is not K_KEYWORD or self.NL[i]:
+            return
+        depth = 0
+        a = i - 1
+        while a > start:
+            k = K[a]
+            if k in _CLOSERS:
+                depth += 1
+            elif k in _OPENERS:
+                depth -= 1
+            elif depth == 0 and (self._comma(a) or k is K_FATARROW):
+                break
+            a -= 1
+        depth = 0
+        b = i
+        while K[b] is not K_EOF:
+            k = K[b]
+            if k in _OPENERS:
+                depth += 1
+            elif k in _CLOSERS:
+                if depth == 0:
+                    break
+                depth -= 1
+            elif depth == 0 and (self._comma(b) or k is K_FATARROW):
+                break
+            b += 1
+        if b <= a + 1:
+            return
+        element = self.source[self.S[a + 1] : self.E[b - 1]]
+        if "\n" in element or len(element) > 60:
+            hint = "an element of a literal is a binary expression: put a keyword message in parentheses"
+        else:
+            hint = f"an element of a literal is a binary expression: write `({element})`"
+        self.error(message, i, hint)
 
     def missing_comma(self, closer, message: str, start: int) -> None:
         """Elements written without commas, as in Pharo's ``#(1 2 3)``:
@@ -119,6 +168,12 @@ class LiteralParser(ExpressionParser):
         i = self.i
         if self.NL[i] or K[i] not in _ELEMENT_STARTS:
             return
+        if K[i - 1] is K_SYMBOL and len(self.V[i - 1]) > 1 and self.V[i - 1].endswith(","):
+            # ``#(#+, 1)``: spec syntax §2.5 reads `#+,` as one symbol
+            text = self.tok_text(i - 1)
+            self.error(message, i, f"`{text}` is one symbol: after `#` a run of operator characters, "
+                                   f"`,` among them, makes one symbol; write a space before the comma "
+                                   f"(`{text[:-1]} ,`)")
         # the literal's tokens up to its closer on this line, one per element
         j = start + 1
         parts = []
@@ -177,7 +232,10 @@ class LiteralParser(ExpressionParser):
         if K[self.i] is not K_FATARROW:
             if K[self.i] is K_ERROR:
                 self.lex_error(self.i)
-            self.error(f"Expected '=>' after map key, found {self.describe(self.i)}")
+            hint = None
+            if K[self.i] is K_KEYWORD or (K[self.i] is K_BINOP and not self._comma(self.i)):
+                hint = "a map key is a unary expression: put a longer key in parentheses, as in #{(1 + 1) => #two}"
+            self.error(f"Expected '=>' after map key, found {self.describe(self.i)}", hint=hint)
         self.i += 1
         value = self.parse_binary(0)
         return _tnew(_MapPair, (key, value, key[-3], self.E[self.i - 1], self.T))
@@ -224,6 +282,10 @@ class LiteralParser(ExpressionParser):
                 break
             if self.NL[self.i] and k is not K_EOF:
                 continue
+            if k is K_ASSIGN:
+                # spec syntax §4: an arm body is keyword-level
+                self.error("Expected ']' to close match", hint="an arm's body is one expression without "
+                           "assignment or cascade: assign the whole match instead (`x := v match: [...]`)")
             self.close_error("Expected ']' to close match", open_i)
         self.i += 1
         self.depth -= 1

@@ -79,7 +79,7 @@ class Parser(DeclarationParser):
                         items.append(self.parse_standalone())
                         continue
                     if self.method_def_at(start) >= 0:  # ``start =>`` outside a class
-                        raise ParseError(self.method_outside_class(start), 0)
+                        raise ParseError(self.not_a_class_header(items) or self.method_outside_class(start), 0)
                 st = self.parse_statement()
                 k = K[self.i]
                 if k is K_PERIOD:
@@ -89,7 +89,11 @@ class Parser(DeclarationParser):
                     self.i += 1
                 items.append(st)
             except ParseError as e:
-                self.add(self.method_outside_class(start) or self.class_item_expected(start, items) or e.diag)
+                declaration = self.method_def_at(start) >= 0 or (
+                    self.K[start] is K_KEYWORD and self.V[start] in ("state:", "classState:"))
+                header = self.not_a_class_header(items) if declaration else None
+                self.add(header or self.method_outside_class(start) or self.class_item_expected(start, items)
+                         or e.diag)
                 self.depth = 0
                 self.in_class = self.in_method = False
                 self.recover(start, e.depth)
@@ -108,6 +112,24 @@ class Parser(DeclarationParser):
         selector = self.parse_pattern_at(p)
         message, hint = teaching.method_outside_class(selector, header, pattern, self.filename)
         return self.make_diag(message, span=self.span(start, arrow), hint=hint)
+
+    def not_a_class_header(self, items: list) -> Optional[Diagnostic]:
+        """``final Object subclass: Fin`` followed by its methods: the header
+        parsed as a message send (``final Object`` is a unary send), so the
+        method below seems to stand outside a class.  Point at the word that
+        is not one of the modifiers of spec syntax §7.1."""
+        if not items:
+            return None
+        st = items[-1]
+        if not (isinstance(st, A.KeywordSend) and st.selector.startswith("subclass:")
+                and isinstance(st.receiver, A.UnarySend) and isinstance(st.receiver.receiver, A.Variable)):
+            return None
+        word = st.receiver.receiver
+        superclass = st.receiver.selector
+        return self.make_diag(
+            f"`{word.name}` is not a class modifier", span=word.span,
+            hint=f"a class header is `[abstract | sealed | typed] Superclass subclass: Name`, "
+                 f"as in `sealed {superclass} subclass: …`")
 
     def class_item_expected(self, start: int, items: list) -> Optional[Diagnostic]:
         """An indented keyword line that ended a class body (``x: v [ … ]``

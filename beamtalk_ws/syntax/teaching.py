@@ -38,11 +38,11 @@ def _line_of(source: str, offset: int) -> tuple:
 
 
 def single_quoted(text: str) -> tuple:
-    """``'Rex'`` → strings use double quotes: "Rex"."""
+    """``'Rex'`` → single-quoted strings are no longer supported, use double quotes: "Rex"."""
     body = text[1:-1] if len(text) > 1 and text.endswith("'") else text[1:]
     shown = '"' + body.replace("''", "'").replace('"', '""') + '"'
     return (
-        f"strings use double quotes: {_cut(shown)}",
+        f"single-quoted strings are no longer supported, use double quotes: {_cut(shown)}",
         "single quotes are not strings in Beamtalk; they only quote symbols (#'two words')",
     )
 
