@@ -584,6 +584,12 @@ def cmd_workspace(args, parser) -> int:
                 raise PackageError("--watch needs a package: no beamtalk.toml here or above")
             asyncio.run(watch_package(ws, load(root)))
         return 0
+    if action in ("status", "stop") and args.name and not ws.dir.is_dir():
+        # A typo must not read as "stopped" / "not running": the real workspace
+        # may be running, and a script would carry on believing otherwise.
+        print(f"beamtalk: No workspace named '{ws.id}' under {paths.beamtalk_home() / 'workspaces'}; "
+              "`beamtalk workspace list` shows the known ones.", file=sys.stderr)
+        return 1
     if action == "status":
         return asyncio.run(_status(ws))
     if action == "stop":

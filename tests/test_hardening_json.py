@@ -58,6 +58,18 @@ def test_bad_lines_each_get_one_error_and_the_client_keeps_serving(jc):
     alive(jc)
 
 
+def test_a_request_that_is_not_utf8_says_so_with_its_id(jc):
+    """Latin-1 bytes in `code` used to reach the parser as U+FFFD and come back as
+    "Unexpected character '\ufffd'" with an ASCII-only hint, which named neither the
+    cause nor the byte."""
+    jc.send_raw(b'{"id": 7, "op": "eval", "code": "\\"caf\xe9\\" size"}\n')
+    reply = jc.reply()
+    assert reply["id"] == 7 and set(reply) == {"id", "error"}, reply
+    assert "not valid UTF-8" in reply["error"] and "0xe9" in reply["error"], reply
+    assert "column 39" in reply["error"], reply
+    alive(jc)
+
+
 def test_deep_json_mentioning_interrupt_does_not_end_the_client(jc):
     # used to end the client at once: the interrupt fast path parsed it outside any handler
     jc.send_raw(b'{"op": "interrupt", "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\n")

@@ -243,3 +243,15 @@ def test_missing_erlang_is_a_clear_error(bt_home, tmp_path):
     assert out.returncode == 1
     assert "Erlang/OTP is not installed (no `erl` on PATH)" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_status_and_stop_of_a_workspace_that_does_not_exist(bt_home):
+    """A typo in NAME must not read as "stopped" / "not running" (exit 3 / 0):
+    the script would believe the real workspace is down, or was stopped."""
+    name = "nosuch" + uuid.uuid4().hex[:6]
+    for action in ("status", "stop"):
+        r = run_beamtalk(["workspace", action, name])
+        assert r.returncode == 1, (action, r.returncode, r.stdout, r.stderr)
+        assert r.stdout == ""
+        assert f"No workspace named '{name}'" in r.stderr and "beamtalk workspace list" in r.stderr
+    assert not (bt_home / "workspaces" / name).exists()

@@ -44,10 +44,12 @@ class _TooLong:
 
 
 class _Invalid:
-    """A line that is not a request: answered with `error` and id null."""
+    """A line that is not a request: answered with `error` and id null (or the
+    line's id, when it could still be read)."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, rid=None):
         self.message = message
+        self.rid = rid
 
 
 class JsonRepl:
@@ -79,7 +81,7 @@ class JsonRepl:
     async def handle(self, item) -> None:
         """Answer one line (a parsed request, or why it is not one): exactly one final reply."""
         if isinstance(item, _Invalid):
-            self.emit({"id": None, "error": item.message})
+            self.emit({"id": item.rid, "error": item.message})
             return
         if isinstance(item, _TooLong):
             self.emit({"id": None, "error": f"Request line too long: {item.size} bytes (the limit is "
@@ -327,7 +329,16 @@ def _parse(raw: bytes):
     """A request dict, an :class:`_Invalid` saying why the line is not one, or None (blank)."""
     if not raw.strip():                 # blank: ASCII white space only, as JSON counts it
         return None
-    text = raw.decode("utf-8", errors="replace")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        # JSON text is UTF-8 (RFC 8259 §8.1).  Decoding with replacement would
+        # hand the parser U+FFFD and the tool a puzzling "Unexpected character";
+        # say which byte, and keep the id when the rest of the line has one.
+        why = (f"Invalid JSON request: the line is not valid UTF-8 (byte 0x{raw[e.start]:02x} "
+               f"at column {e.start + 1}); JSON text must be encoded as UTF-8")
+        guess = _parse(raw.decode("utf-8", errors="replace").encode("utf-8"))
+        return _Invalid(why, guess.get("id") if isinstance(guess, dict) else None)
     try:
         req = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float,
                          parse_int=_bounded_int)
