@@ -171,13 +171,27 @@ async def run_files(client, files: TestFiles, on_output) -> tuple[list[TestOutco
 # ---------------------------------------------------------------------------
 # `beamtalk test`
 
-def package_sources() -> list[Path]:
-    """In a package, its `src/` classes: loaded before the tests (seed ADR 0026 Phase 4)."""
-    from beamtalk_ws.package.build import source_files
-    from beamtalk_ws.package.manifest import find
+def package_sources(paths_: list[str] | None = None) -> list[Path]:
+    """In a package, its `src/` classes: loaded before the tests (seed ADR 0026 Phase 4).
 
-    m = find()
-    return source_files(m.src) if m is not None else []
+    The packages are those around the given test paths (`beamtalk test
+    pkgs/app/test` from a repository root tests `app`), else the one around
+    the current directory."""
+    from beamtalk_ws.package.build import source_files
+    from beamtalk_ws.package.manifest import find, find_root
+
+    roots = []
+    for p in paths_ or []:
+        root = find_root(Path(p)) if Path(p).exists() else None
+        if root is not None and root not in roots:
+            roots.append(root)
+    if not roots:
+        m = find()
+        return source_files(m.src) if m is not None else []
+    files: list[Path] = []
+    for root in roots:
+        files += source_files(find(root).src)
+    return files
 
 
 def default_paths() -> list[str]:
@@ -199,7 +213,7 @@ def cmd_test(paths_: list[str], fmt: str = "text", out: TextIO | None = None,
     out = out or sys.stdout
     err = err or sys.stderr
     files = collect(paths_ or default_paths())
-    src = package_sources()
+    src = package_sources(paths_)
     files.fixtures = src + [f for f in files.fixtures if f.resolve() not in {p.resolve() for p in src}]
     ws = paths.resolve("test-" + uuid.uuid4().hex[:12])
     previous = signal.getsignal(signal.SIGTERM)
