@@ -554,7 +554,10 @@ def cmd_workspace(args, parser) -> int:
             print(f"{ws.id:<14} {state}")
         return 0
     if action is None:
-        parser.parse_args(["workspace", "--help"])
+        try:
+            parser.parse_args(["workspace", "--help"])   # prints the usage, then exits 0
+        except SystemExit:
+            pass
         return 2
     ws = paths.resolve(args.name)
     if action == "export-credentials":

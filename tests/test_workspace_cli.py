@@ -255,3 +255,10 @@ def test_status_and_stop_of_a_workspace_that_does_not_exist(bt_home):
         assert r.stdout == ""
         assert f"No workspace named '{name}'" in r.stderr and "beamtalk workspace list" in r.stderr
     assert not (bt_home / "workspaces" / name).exists()
+
+
+def test_workspace_without_an_action_is_a_usage_error(bt_home):
+    """Like `beamtalk` alone (exit 2): a script that lost its ACTION must not pass."""
+    r = run_beamtalk(["workspace"])
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert "usage: beamtalk workspace" in r.stdout
