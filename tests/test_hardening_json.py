@@ -151,6 +151,33 @@ def test_node_death_is_reported_and_a_new_node_started(bt_home):
         launcher.kill(ws)
 
 
+def test_a_node_stopped_on_purpose_is_not_reported_as_killed(bt_home):
+    """`beamtalk workspace stop` from another terminal under an attached
+    `repl --json`: the report used to say the node "has died ... (killed by a
+    signal?)", which sends the user hunting for a crash that never happened."""
+    from conftest import run_beamtalk
+    from beamtalk_ws.workspace import launcher, paths
+
+    name = "s" + uuid.uuid4().hex[:8]
+    ws = paths.resolve(name)
+    launcher.start(ws, idle_timeout=None)
+    c = JsonClient(name)
+    try:
+        assert c.ask({"id": 1, "op": "eval", "code": "x := 41"}) == {"id": 1, "value": "41"}
+        info = launcher.read_node_info(ws)
+        stop = run_beamtalk(["workspace", "stop", name])
+        assert stop.returncode == 0, stop.stderr
+        reply = c.ask({"id": 2, "op": "eval", "code": "x + 1"})
+        text = reply["error"]
+        assert f"node {info.node} (OS pid {info.os_pid}) was stopped" in text, text
+        assert "killed by a signal" not in text and "has died" not in text, text
+        assert "stopped on request" in text, text
+        assert "Connected to a new node" in text, text
+    finally:
+        c.close()
+        launcher.kill(ws)
+
+
 # ---------------------------------------------------------------------------
 # Protocol fuzzing.
 
