@@ -199,6 +199,8 @@ class JsonRepl:
     # ------------------------------------------------------------ the loop
 
     async def run(self) -> int:
+        if not _pollable(sys.stdin):
+            return await self.serve(_FileReader(sys.stdin.fileno()))
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader(limit=_CHUNK)
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -254,6 +256,36 @@ class JsonRepl:
             if item is None:
                 return
             await self.handle(item)
+
+
+def _pollable(stream) -> bool:
+    """Whether the event loop can watch `stream`: a pipe, a socket or a
+    terminal.  A regular file (`repl --json < requests.jsonl`) or /dev/null
+    cannot be registered with epoll."""
+    import os
+    import stat
+
+    try:
+        mode = os.fstat(stream.fileno()).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stream.isatty()
+
+
+class _FileReader:
+    """`read(n)` of a file descriptor epoll cannot watch (a regular file, /dev/null),
+    on the loop's executor: such reads never block for long."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    async def read(self, n: int) -> bytes:
+        import os
+
+        try:
+            return await asyncio.get_running_loop().run_in_executor(None, os.read, self.fd, n)
+        except OSError:
+            return b""
 
 
 class _Lines:
