@@ -70,6 +70,19 @@ def test_a_request_that_is_not_utf8_says_so_with_its_id(jc):
     alive(jc)
 
 
+def test_a_byte_order_mark_is_ignored_and_messages_read_well(jc):
+    """Windows tools (PowerShell pipes) start the stream with a UTF-8 BOM; it
+    used to cost the first request ("Unexpected UTF-8 BOM (decode using
+    utf-8-sig)").  And a truncated line said "starting at at column"."""
+    jc.send_raw(b'\xef\xbb\xbf{"id": 1, "op": "eval", "code": "3 + 4"}\r\n')
+    assert jc.reply() == {"id": 1, "value": "7"}
+    jc.send_raw(b'{"id": 2, "op": "eval", "co\n')
+    reply = jc.reply()
+    assert reply["id"] is None and "Unterminated string" in reply["error"], reply
+    assert "at at" not in reply["error"] and "column 25" in reply["error"], reply
+    alive(jc)
+
+
 def test_deep_json_mentioning_interrupt_does_not_end_the_client(jc):
     # used to end the client at once: the interrupt fast path parsed it outside any handler
     jc.send_raw(b'{"op": "interrupt", "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\n")

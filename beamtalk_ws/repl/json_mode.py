@@ -359,6 +359,8 @@ def _bounded_int(text: str) -> int:
 
 def _parse(raw: bytes):
     """A request dict, an :class:`_Invalid` saying why the line is not one, or None (blank)."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]                   # a UTF-8 byte order mark (RFC 8259 §8.1 lets us ignore it)
     if not raw.strip():                 # blank: ASCII white space only, as JSON counts it
         return None
     try:
@@ -375,7 +377,8 @@ def _parse(raw: bytes):
         req = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float,
                          parse_int=_bounded_int)
     except json.JSONDecodeError as e:
-        return _Invalid(f"Invalid JSON request: {e.msg} at column {e.colno}")
+        msg = e.msg[:-3] if e.msg.endswith(" at") else e.msg    # "Unterminated string starting at"
+        return _Invalid(f"Invalid JSON request: {msg} at column {e.colno}")
     except RecursionError:
         return _Invalid("Invalid JSON request: nested too deeply")
     except ValueError as e:             # NaN/Infinity, a float out of range, an integer too long
