@@ -217,3 +217,15 @@ async def test_unload_names_its_replacement(repl):
     assert not out.ok
     assert out.text.startswith("':unload' has been removed. Use `removeFromSystem` instead.")
     assert "Foo removeFromSystem" in out.text
+
+
+async def test_a_method_for_a_class_that_does_not_exist_says_define_it_first(repl):
+    """spec repl.md §5.1: `Class not found: X. Define the class first before adding methods.`"""
+    out = await run(repl, "NoSuchKlassQq >> foo => 1")
+    assert not out.ok
+    assert "Class not found: NoSuchKlassQq. Define the class first before adding methods." in out.text, out.text
+    # still a class_not_found error, bound to _error as any runtime error
+    assert (await run(repl, "_error kind")).text == "#class_not_found"
+    # a class that exists (the stdlib's too) still takes the method
+    assert (await run(repl, "Integer >> triplePlusQq => self * 3")).ok
+    assert (await run(repl, "4 triplePlusQq")).text == "12"
