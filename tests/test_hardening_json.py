@@ -44,6 +44,7 @@ def test_bad_lines_each_get_one_error_and_the_client_keeps_serving(jc):
         (b'{"id": ' + b"7" * 5000 + b', "op": "bindings"}', "5000 digits is too long"),
         (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
         (b'{"id": {"a": 1}, "op": "bindings"}', "\"id\" must be"),
+        (b'{"id": true, "op": "bindings"}', "\"id\" must be"),     # JSON true is no number
         (b'{"id": 3, "op": 5}', "\"op\" must be a string"),
         (b'{"id": 4, "op": "frobnicate"}', "Unknown operation: frobnicate"),
         (b'{"id": 5, "op": "eval", "code": "x := \\"\\ud800\\""}', "unpaired UTF-16 surrogate"),

@@ -386,7 +386,7 @@ def _parse(raw: bytes):
     if not isinstance(req, dict):
         return _Invalid("Invalid request: expected a JSON object")
     rid = req.get("id")
-    if rid is not None and not isinstance(rid, (str, int, float)):
+    if rid is not None and (isinstance(rid, bool) or not isinstance(rid, (str, int, float))):
         return _Invalid("Invalid request: \"id\" must be a string, a number or null")
     bad = _surrogate_field(req)
     if bad:
