@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from beamtalk_ws.dist.errors import DistError
 from beamtalk_ws.workspace.client import TestOutcome
+from beamtalk_ws.workspace.errors import WorkspaceError
 
 FIXTURES = "fixtures"
 
@@ -157,27 +159,71 @@ async def run_files(client, files: TestFiles, on_output) -> tuple[list[TestOutco
             class_files.append(f)     # reported by the loader
     classes = await load_files(client, class_files, errors, on_output)
     results: list[TestOutcome] = []
-    if classes:
-        reply = await client.run_tests([name for name, _ in classes], strict=False, on_output=on_output)
+    # One request per class: when a test stops the node (`Erlang erlang halt`,
+    # out of memory), the classes run before it keep their results and the
+    # rest are reported as errors, instead of the run ending with no report.
+    for i, (name, f) in enumerate(classes):
+        try:
+            reply = await client.run_tests([name], strict=False, on_output=on_output)
+        except (WorkspaceError, DistError):
+            results += _unrun(name, f, f"the test node stopped while {name}'s tests ran (one of them, "
+                                       "or code it called, halted or crashed it)")
+            for later, lf in classes[i + 1:]:
+                results += _unrun(later, lf, f"not run: the test node stopped during {name}'s tests")
+            for d in docs:
+                results.append(TestOutcome(d.name, "(doc-test file)", "error",
+                                           f"not run: the test node stopped during {name}'s tests"))
+            return results, errors
         if not reply.ok:
-            errors.append(FileError(", ".join(str(f) for _, f in classes), reply.text))
+            errors.append(FileError(str(f), reply.text))
         else:
-            results = reply.results or []
+            results += reply.results or []
     for f in docs:
         results += await doctest.run_file(Repl(client, filename=str(f)), f, on_output)
     return results, errors
 
 
+def _unrun(name: str, f: Path, message: str) -> list[TestOutcome]:
+    """An error outcome for each test method of class `name` as its file
+    declares them (in run order), for a class whose run the node did not survive."""
+    from beamtalk_ws.syntax import SyntaxErrors, parse
+    from beamtalk_ws.syntax.ast import ClassDef
+
+    try:
+        module = parse(f.read_text(encoding="utf-8"), str(f))
+        tests = sorted({m.selector for c in module.items if isinstance(c, ClassDef) and c.name == name
+                        for m in c.methods
+                        if not m.class_side and m.selector.startswith("test") and ":" not in m.selector
+                        and m.selector.isidentifier()})
+    except (OSError, UnicodeDecodeError, SyntaxErrors):
+        tests = []
+    return [TestOutcome(name, t, "error", message) for t in tests or ["(all tests)"]]
+
+
 # ---------------------------------------------------------------------------
 # `beamtalk test`
 
-def package_sources() -> list[Path]:
-    """In a package, its `src/` classes: loaded before the tests (seed ADR 0026 Phase 4)."""
-    from beamtalk_ws.package.build import source_files
-    from beamtalk_ws.package.manifest import find
+def package_sources(paths_: list[str] | None = None) -> list[Path]:
+    """In a package, its `src/` classes: loaded before the tests (seed ADR 0026 Phase 4).
 
-    m = find()
-    return source_files(m.src) if m is not None else []
+    The packages are those around the given test paths (`beamtalk test
+    pkgs/app/test` from a repository root tests `app`), else the one around
+    the current directory."""
+    from beamtalk_ws.package.build import source_files
+    from beamtalk_ws.package.manifest import find, find_root
+
+    roots = []
+    for p in paths_ or []:
+        root = find_root(Path(p)) if Path(p).exists() else None
+        if root is not None and root not in roots:
+            roots.append(root)
+    if not roots:
+        m = find()
+        return source_files(m.src) if m is not None else []
+    files: list[Path] = []
+    for root in roots:
+        files += source_files(find(root).src)
+    return files
 
 
 def default_paths() -> list[str]:
@@ -199,7 +245,7 @@ def cmd_test(paths_: list[str], fmt: str = "text", out: TextIO | None = None,
     out = out or sys.stdout
     err = err or sys.stderr
     files = collect(paths_ or default_paths())
-    src = package_sources()
+    src = package_sources(paths_)
     files.fixtures = src + [f for f in files.fixtures if f.resolve() not in {p.resolve() for p in src}]
     ws = paths.resolve("test-" + uuid.uuid4().hex[:12])
     previous = signal.getsignal(signal.SIGTERM)

@@ -554,7 +554,10 @@ def cmd_workspace(args, parser) -> int:
             print(f"{ws.id:<14} {state}")
         return 0
     if action is None:
-        parser.parse_args(["workspace", "--help"])
+        try:
+            parser.parse_args(["workspace", "--help"])   # prints the usage, then exits 0
+        except SystemExit:
+            pass
         return 2
     ws = paths.resolve(args.name)
     if action == "export-credentials":
@@ -584,6 +587,12 @@ def cmd_workspace(args, parser) -> int:
                 raise PackageError("--watch needs a package: no beamtalk.toml here or above")
             asyncio.run(watch_package(ws, load(root)))
         return 0
+    if action in ("status", "stop") and args.name and not ws.dir.is_dir():
+        # A typo must not read as "stopped" / "not running": the real workspace
+        # may be running, and a script would carry on believing otherwise.
+        print(f"beamtalk: No workspace named '{ws.id}' under {paths.beamtalk_home() / 'workspaces'}; "
+              "`beamtalk workspace list` shows the known ones.", file=sys.stderr)
+        return 1
     if action == "status":
         return asyncio.run(_status(ws))
     if action == "stop":

@@ -29,8 +29,18 @@ eval(Source) ->
 load(Path) ->
     Abs = absolute(Path),
     case filelib:is_file(Abs) of
-        false -> {error, <<"File not found: ", (to_bin(Path))/binary>>};
+        false -> {error, <<"File not found: ", (to_bin(Path))/binary, (relative_note(Path))/binary>>};
         true -> load_compiled(beamtalk_compiler_peer:request({load, [Abs]}))
+    end.
+
+%% A relative path starts at the node's directory, which need not be the
+%% directory of the client that sent it: name it.
+relative_note(Path) ->
+    case filename:pathtype(Path) of
+        relative ->
+            {ok, Cwd} = file:get_cwd(),
+            unicode:characters_to_binary([" (relative paths start at the workspace directory ", Cwd, ")"]);
+        _ -> <<>>
     end.
 
 load_compiled({ok, Modules, _Warnings}) ->

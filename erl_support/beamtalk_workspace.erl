@@ -194,7 +194,9 @@ handle_call(compiler_status, _From, St) ->
 handle_call(ping, _From, St) ->
     {reply, pong, St};
 handle_call(stop, _From, St) ->
-    %% Reply first, then stop the node: the caller is told it worked.
+    %% Reply first, then stop the node: the caller is told it worked.  The
+    %% log line tells an attached client that this was no crash (revive.py).
+    io:format(user, "beamtalk workspace ~ts: stopped on request~n", [St#st.id]),
     timer:apply_after(50, init, stop, []),
     {reply, ok, St};
 %% Completion and `:help` (beamtalk_complete): `{complete, Session, Req}`

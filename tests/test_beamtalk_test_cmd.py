@@ -193,6 +193,30 @@ def test_test_output_goes_to_stdout_in_text_and_stderr_in_json(bt_home, tmp_path
     assert_nothing_left(bt_home)
 
 
+def test_a_test_that_stops_the_node_is_an_error_and_the_run_still_reports(bt_home, tmp_path):
+    """`Erlang erlang halt` (or the node running out of memory) under a test:
+    the run used to end with only "Lost the connection" on stderr, nothing on
+    stdout (no JSON line, no summary), and the earlier classes' results lost."""
+    write(tmp_path, "test/a_fine_test.bt", "TestCase subclass: AFineTest\n  testOk => self assert: true\n")
+    write(tmp_path, "test/halt_test.bt",
+          "TestCase subclass: HaltTest\n  testHalt => Erlang erlang halt\n  testOther => self assert: true\n")
+    write(tmp_path, "test/z_later_test.bt", "TestCase subclass: ZLaterTest\n  testLater => self assert: true\n")
+    proc = bt_test(["test"], tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[-1] == "1 passed, 3 failed", proc.stdout + proc.stderr
+    assert "ERROR: HaltTest >> testHalt" in lines and "ERROR: ZLaterTest >> testLater" in lines
+    assert any("node stopped while HaltTest's tests ran" in ln for ln in lines), proc.stdout
+    proc = bt_test(["test", "--format", "json"], tmp_path)
+    assert proc.returncode == 1
+    got = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [(g["class"], g["test"], g["status"]) for g in got] == [
+        ("AFineTest", "testOk", "pass"), ("HaltTest", "testHalt", "error"),
+        ("HaltTest", "testOther", "error"), ("ZLaterTest", "testLater", "error")]
+    assert "not run" in got[3]["message"]
+    assert_nothing_left(bt_home)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_interrupted_run_leaves_no_node(bt_home, tmp_path, sig):
     write(tmp_path, "test/hang_test.bt",

@@ -113,6 +113,10 @@ async def test_live_class_editing_from_beamtalk(repl, tmp_path):
     assert not out.ok and "Integer has no source file" in out.text
     out = await repl.evaluate('Workspace load: "/no/such/file.bt"')
     assert not out.ok and "File not found: /no/such/file.bt" in out.text
+    # a relative path starts at the node's directory, not the client's: say which
+    out = await repl.evaluate('Workspace load: "no_such_dir/x.bt"')
+    assert not out.ok and "File not found: no_such_dir/x.bt" in out.text, out.text
+    assert "relative paths start at the workspace directory" in out.text, out.text
 
 
 async def test_a_killed_peer_is_restarted_and_the_next_load_works(repl, tmp_path):

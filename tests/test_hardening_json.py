@@ -44,6 +44,7 @@ def test_bad_lines_each_get_one_error_and_the_client_keeps_serving(jc):
         (b'{"id": ' + b"7" * 5000 + b', "op": "bindings"}', "5000 digits is too long"),
         (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
         (b'{"id": {"a": 1}, "op": "bindings"}', "\"id\" must be"),
+        (b'{"id": true, "op": "bindings"}', "\"id\" must be"),     # JSON true is no number
         (b'{"id": 3, "op": 5}', "\"op\" must be a string"),
         (b'{"id": 4, "op": "frobnicate"}', "Unknown operation: frobnicate"),
         (b'{"id": 5, "op": "eval", "code": "x := \\"\\ud800\\""}', "unpaired UTF-16 surrogate"),
@@ -55,6 +56,31 @@ def test_bad_lines_each_get_one_error_and_the_client_keeps_serving(jc):
         reply = jc.reply()
         assert "error" in reply and message in reply["error"], (line[:80], reply)
         assert set(reply) == {"id", "error"}
+    alive(jc)
+
+
+def test_a_request_that_is_not_utf8_says_so_with_its_id(jc):
+    """Latin-1 bytes in `code` used to reach the parser as U+FFFD and come back as
+    "Unexpected character '\ufffd'" with an ASCII-only hint, which named neither the
+    cause nor the byte."""
+    jc.send_raw(b'{"id": 7, "op": "eval", "code": "\\"caf\xe9\\" size"}\n')
+    reply = jc.reply()
+    assert reply["id"] == 7 and set(reply) == {"id", "error"}, reply
+    assert "not valid UTF-8" in reply["error"] and "0xe9" in reply["error"], reply
+    assert "column 39" in reply["error"], reply
+    alive(jc)
+
+
+def test_a_byte_order_mark_is_ignored_and_messages_read_well(jc):
+    """Windows tools (PowerShell pipes) start the stream with a UTF-8 BOM; it
+    used to cost the first request ("Unexpected UTF-8 BOM (decode using
+    utf-8-sig)").  And a truncated line said "starting at at column"."""
+    jc.send_raw(b'\xef\xbb\xbf{"id": 1, "op": "eval", "code": "3 + 4"}\r\n')
+    assert jc.reply() == {"id": 1, "value": "7"}
+    jc.send_raw(b'{"id": 2, "op": "eval", "co\n')
+    reply = jc.reply()
+    assert reply["id"] is None and "Unterminated string" in reply["error"], reply
+    assert "at at" not in reply["error"] and "column 25" in reply["error"], reply
     alive(jc)
 
 
@@ -134,6 +160,33 @@ def test_node_death_is_reported_and_a_new_node_started(bt_home):
         assert "Restored 1 binding" in text
         assert c.ask({"id": 3, "op": "eval", "code": "3 + 4"}) == {"id": 3, "value": "7"}
         assert c.ask({"id": 4, "op": "eval", "code": "x"}) == {"id": 4, "value": "41"}
+    finally:
+        c.close()
+        launcher.kill(ws)
+
+
+def test_a_node_stopped_on_purpose_is_not_reported_as_killed(bt_home):
+    """`beamtalk workspace stop` from another terminal under an attached
+    `repl --json`: the report used to say the node "has died ... (killed by a
+    signal?)", which sends the user hunting for a crash that never happened."""
+    from conftest import run_beamtalk
+    from beamtalk_ws.workspace import launcher, paths
+
+    name = "s" + uuid.uuid4().hex[:8]
+    ws = paths.resolve(name)
+    launcher.start(ws, idle_timeout=None)
+    c = JsonClient(name)
+    try:
+        assert c.ask({"id": 1, "op": "eval", "code": "x := 41"}) == {"id": 1, "value": "41"}
+        info = launcher.read_node_info(ws)
+        stop = run_beamtalk(["workspace", "stop", name])
+        assert stop.returncode == 0, stop.stderr
+        reply = c.ask({"id": 2, "op": "eval", "code": "x + 1"})
+        text = reply["error"]
+        assert f"node {info.node} (OS pid {info.os_pid}) was stopped" in text, text
+        assert "killed by a signal" not in text and "has died" not in text, text
+        assert "stopped on request" in text, text
+        assert "Connected to a new node" in text, text
     finally:
         c.close()
         launcher.kill(ws)

@@ -182,6 +182,26 @@ def test_beamtalk_test_loads_the_package_first(bt_home, tmp_path):
     assert r.stdout.strip().splitlines()[-1] == "1 passed, 0 failed"
 
 
+def test_beamtalk_test_of_a_package_path_from_outside_loads_that_package(bt_home, tmp_path):
+    """A CI job at a repository root runs `beamtalk test pkgs/app/test`: the
+    package is the one around the test files, not the one around the current
+    directory (there used to be none, and every test erred with "Class
+    'OutsideTally' not found")."""
+    (tmp_path / "pkgs").mkdir()
+    root = new_package(tmp_path / "pkgs", "outside_app")
+    (root / "src" / "outside_tally.bt").write_text(COUNTER.format(name="OutsideTally"))
+    (root / "test" / "tally_test.bt").write_text(
+        "TestCase subclass: OutsideTallyTest\n"
+        "  testBump =>\n"
+        "    t := OutsideTally spawn\n"
+        "    t bump\n"
+        "    self assert: t count equals: 1\n")
+    for arg in ("pkgs/outside_app/test", "pkgs/outside_app/test/tally_test.bt"):
+        r = run_beamtalk(["test", arg], cwd=tmp_path, timeout=120)
+        assert r.returncode == 0, (arg, r.stdout + r.stderr)
+        assert r.stdout.strip().splitlines()[-1] == "1 passed, 0 failed"
+
+
 async def test_reload_rebuilds_and_hot_reloads_live_actors(repl, tmp_path):
     """`:reload` in a package: the changed class gets its new method, the actor its state."""
     from beamtalk_ws.package import manifest, scaffold

@@ -195,3 +195,37 @@ async def test_a_command_line_followed_by_code_runs_the_command_then_the_code(re
     # :emit takes code, which may span lines
     emitted = await run(repl, ":emit forms 1 +\n 2")
     assert emitted.ok and "op" in emitted.text, emitted.text
+
+
+async def test_modules_lists_the_loaded_classes_the_help_text_points_to(repl, tmp_path):
+    """`:help NoSuchClass` says "Use Workspace classes or :modules" (spec
+    repl.md §4); `:modules` must then answer, not "Unknown command"."""
+    path = tmp_path / "mod_listed.bt"
+    path.write_text("Actor subclass: ModListed\n  v => 1\n")
+    assert (await run(repl, f":load {path}")).ok
+    assert (await run(repl, "m := ModListed spawn")).ok
+    out = await run(repl, ":modules")
+    assert out.ok, out.text
+    line = next(ln for ln in out.text.splitlines() if "ModListed" in ln)
+    assert str(path) in line and "1 actor" in line
+    assert "Unknown command" not in out.text
+
+
+async def test_unload_names_its_replacement(repl):
+    """spec repl.md §4: `:unload` was removed; the answer says what to use."""
+    out = await run(repl, ":unload Foo")
+    assert not out.ok
+    assert out.text.startswith("':unload' has been removed. Use `removeFromSystem` instead.")
+    assert "Foo removeFromSystem" in out.text
+
+
+async def test_a_method_for_a_class_that_does_not_exist_says_define_it_first(repl):
+    """spec repl.md §5.1: `Class not found: X. Define the class first before adding methods.`"""
+    out = await run(repl, "NoSuchKlassQq >> foo => 1")
+    assert not out.ok
+    assert "Class not found: NoSuchKlassQq. Define the class first before adding methods." in out.text, out.text
+    # still a class_not_found error, bound to _error as any runtime error
+    assert (await run(repl, "_error kind")).text == "#class_not_found"
+    # a class that exists (the stdlib's too) still takes the method
+    assert (await run(repl, "Integer >> triplePlusQq => self * 3")).ok
+    assert (await run(repl, "4 triplePlusQq")).text == "12"

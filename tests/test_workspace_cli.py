@@ -243,3 +243,38 @@ def test_missing_erlang_is_a_clear_error(bt_home, tmp_path):
     assert out.returncode == 1
     assert "Erlang/OTP is not installed (no `erl` on PATH)" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_status_and_stop_of_a_workspace_that_does_not_exist(bt_home):
+    """A typo in NAME must not read as "stopped" / "not running" (exit 3 / 0):
+    the script would believe the real workspace is down, or was stopped."""
+    name = "nosuch" + uuid.uuid4().hex[:6]
+    for action in ("status", "stop"):
+        r = run_beamtalk(["workspace", action, name])
+        assert r.returncode == 1, (action, r.returncode, r.stdout, r.stderr)
+        assert r.stdout == ""
+        assert f"No workspace named '{name}'" in r.stderr and "beamtalk workspace list" in r.stderr
+    assert not (bt_home / "workspaces" / name).exists()
+
+
+def test_workspace_without_an_action_is_a_usage_error(bt_home):
+    """Like `beamtalk` alone (exit 2): a script that lost its ACTION must not pass."""
+    r = run_beamtalk(["workspace"])
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert "usage: beamtalk workspace" in r.stdout
+
+
+def test_json_requests_from_a_file_and_from_dev_null(own_workspace, tmp_path):
+    """`beamtalk repl --json < requests.jsonl` (a regular file) used to fail with
+    "internal error: ValueError: Pipe transport is for pipes/sockets only", and
+    `< /dev/null` hung for ever with an asyncio traceback on stderr."""
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text('{"id": 1, "op": "eval", "code": "x := 3 + 4"}\n{"id": 2, "op": "eval", "code": "x * 2"}')
+    cmd = beamtalk_cmd() + ["repl", "--json", "--workspace", own_workspace]
+    with open(requests, "rb") as f:
+        r = subprocess.run(cmd, stdin=f, capture_output=True, text=True, timeout=90)
+    assert r.returncode == 0, r.stderr
+    assert [json.loads(l) for l in r.stdout.splitlines()] == [{"id": 1, "value": "7"}, {"id": 2, "value": "14"}]
+    r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=90)
+    assert (r.returncode, r.stdout) == (0, ""), r.stderr
+    assert "Traceback" not in r.stderr and "Exception" not in r.stderr, r.stderr

@@ -1,6 +1,6 @@
 """REPL commands beyond the basic ones of `core.py` (spec/repl.md §4):
 `:help Class [selector]`, `:emit forms EXPR` (`:show-codegen`, `:sc`),
-`:sessions`, `:workspace`.
+`:sessions`, `:workspace`, `:modules`, and the answer to the removed `:unload`.
 
 `Repl.command` asks `extra_command` first; it answers None for anything it
 does not handle, and core.py goes on with its own commands.
@@ -39,6 +39,10 @@ async def extra_command(repl, word: str, arg: str) -> Outcome | None:
         return await watch(repl, arg)
     if word in ("changes", "flush"):
         return await pending_changes(repl, word)
+    if word == "modules":
+        return await modules(repl)
+    if word == "unload":
+        return unload(arg)
     if word == "detach":
         from .remote_cmd import detach_command
         return await detach_command(repl, arg)
@@ -237,3 +241,34 @@ async def workspace(repl) -> Outcome:
         f"Sessions:  {sessions or '-'} (this one: {repl.client.session})",
     ]
     return Outcome(True, "\n".join(lines))
+
+
+# ---------------------------------------------------------------- :modules, :unload
+
+#: one line per class loaded into the workspace (stdlib excluded): name, source, live actors
+_MODULES_EXPR = (
+    'Workspace classes inject: "" into: [:acc :c | '
+    'n := (Workspace actorsOf: c) size. '
+    'acc ++ "  " ++ c name asString ++ "  " ++ (c sourceFile ifNil: ["(defined at the REPL)"]) ++ '
+    '"  (" ++ n printString ++ (n = 1 ifTrue: [" actor)"] ifFalse: [" actors)"]) ++ "\n"]')
+
+
+async def modules(repl) -> Outcome:
+    """`:modules`: the classes loaded into the workspace, with the file each
+    came from and its live actors (spec repl.md §4 points to it from
+    `:help Unknown`)."""
+    out = await repl.evaluate_code(_MODULES_EXPR)
+    if not out.ok:
+        return out
+    text = out.text
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        text = text[1:-1].replace('""', '"')
+    text = text.rstrip("\n")
+    return Outcome(True, text or "No classes loaded (:load PATH loads some).", notice=out.notice)
+
+
+def unload(arg: str) -> Outcome:
+    """spec repl.md §4: `:unload` was removed server-side; say what replaces it."""
+    target = arg.split()[0] if arg.split() else "ClassName"
+    return Outcome(False, "':unload' has been removed. Use `removeFromSystem` instead.\n"
+                          f"Hint: {target} removeFromSystem", kind="command")

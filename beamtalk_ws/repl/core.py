@@ -33,6 +33,7 @@ Beamtalk REPL commands:
   :clear             clear this session's bindings
   :sessions          the workspace's sessions (* marks this one)
   :workspace         node, id, uptime, classes and live actors of the workspace
+  :modules           the loaded classes, their source files and live actors
   :emit forms EXPR   the Erlang abstract forms EXPR compiles to, without running it
   :load, :l PATH     compile and load a .bt file or every .bt file of a directory
   :reload, :r        load the last :load path again (hot reload); in a

@@ -44,10 +44,12 @@ class _TooLong:
 
 
 class _Invalid:
-    """A line that is not a request: answered with `error` and id null."""
+    """A line that is not a request: answered with `error` and id null (or the
+    line's id, when it could still be read)."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, rid=None):
         self.message = message
+        self.rid = rid
 
 
 class JsonRepl:
@@ -79,7 +81,7 @@ class JsonRepl:
     async def handle(self, item) -> None:
         """Answer one line (a parsed request, or why it is not one): exactly one final reply."""
         if isinstance(item, _Invalid):
-            self.emit({"id": None, "error": item.message})
+            self.emit({"id": item.rid, "error": item.message})
             return
         if isinstance(item, _TooLong):
             self.emit({"id": None, "error": f"Request line too long: {item.size} bytes (the limit is "
@@ -197,6 +199,8 @@ class JsonRepl:
     # ------------------------------------------------------------ the loop
 
     async def run(self) -> int:
+        if not _pollable(sys.stdin):
+            return await self.serve(_FileReader(sys.stdin.fileno()))
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader(limit=_CHUNK)
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -252,6 +256,36 @@ class JsonRepl:
             if item is None:
                 return
             await self.handle(item)
+
+
+def _pollable(stream) -> bool:
+    """Whether the event loop can watch `stream`: a pipe, a socket or a
+    terminal.  A regular file (`repl --json < requests.jsonl`) or /dev/null
+    cannot be registered with epoll."""
+    import os
+    import stat
+
+    try:
+        mode = os.fstat(stream.fileno()).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stream.isatty()
+
+
+class _FileReader:
+    """`read(n)` of a file descriptor epoll cannot watch (a regular file, /dev/null),
+    on the loop's executor: such reads never block for long."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    async def read(self, n: int) -> bytes:
+        import os
+
+        try:
+            return await asyncio.get_running_loop().run_in_executor(None, os.read, self.fd, n)
+        except OSError:
+            return b""
 
 
 class _Lines:
@@ -325,14 +359,26 @@ def _bounded_int(text: str) -> int:
 
 def _parse(raw: bytes):
     """A request dict, an :class:`_Invalid` saying why the line is not one, or None (blank)."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]                   # a UTF-8 byte order mark (RFC 8259 §8.1 lets us ignore it)
     if not raw.strip():                 # blank: ASCII white space only, as JSON counts it
         return None
-    text = raw.decode("utf-8", errors="replace")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        # JSON text is UTF-8 (RFC 8259 §8.1).  Decoding with replacement would
+        # hand the parser U+FFFD and the tool a puzzling "Unexpected character";
+        # say which byte, and keep the id when the rest of the line has one.
+        why = (f"Invalid JSON request: the line is not valid UTF-8 (byte 0x{raw[e.start]:02x} "
+               f"at column {e.start + 1}); JSON text must be encoded as UTF-8")
+        guess = _parse(raw.decode("utf-8", errors="replace").encode("utf-8"))
+        return _Invalid(why, guess.get("id") if isinstance(guess, dict) else None)
     try:
         req = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float,
                          parse_int=_bounded_int)
     except json.JSONDecodeError as e:
-        return _Invalid(f"Invalid JSON request: {e.msg} at column {e.colno}")
+        msg = e.msg[:-3] if e.msg.endswith(" at") else e.msg    # "Unterminated string starting at"
+        return _Invalid(f"Invalid JSON request: {msg} at column {e.colno}")
     except RecursionError:
         return _Invalid("Invalid JSON request: nested too deeply")
     except ValueError as e:             # NaN/Infinity, a float out of range, an integer too long
@@ -340,7 +386,7 @@ def _parse(raw: bytes):
     if not isinstance(req, dict):
         return _Invalid("Invalid request: expected a JSON object")
     rid = req.get("id")
-    if rid is not None and not isinstance(rid, (str, int, float)):
+    if rid is not None and (isinstance(rid, bool) or not isinstance(rid, (str, int, float))):
         return _Invalid("Invalid request: \"id\" must be a string, a number or null")
     bad = _surrogate_field(req)
     if bad:
