@@ -37,9 +37,10 @@ def test_a_named_workspace_runs_where_beamtalk_was_started(bt_home, tmp_path):
                      input='File readAll: "data/x.txt"\n(File readAll: "nope.txt") size\n')
     assert r.returncode == 0, r.stderr
     assert '"from the shell\'s directory"' in r.stdout, r.stdout + r.stderr
-    # A failing relative path names the file as typed; the hint names the directory.
-    assert 'Cannot read "nope.txt": No such file or directory' in r.stdout, r.stdout
-    assert str(here) in r.stdout, r.stdout
+    # A failing relative path names the file as typed; the hint names the
+    # directory (errors go to stderr: spec repl.md §6).
+    assert 'Cannot read "nope.txt": No such file or directory' in r.stderr, r.stderr
+    assert str(here) in r.stderr, r.stderr
     assert not (paths.resolve(name).dir / "data").exists()
 
 

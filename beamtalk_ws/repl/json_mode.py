@@ -359,8 +359,9 @@ def _bounded_int(text: str) -> int:
 
 def _parse(raw: bytes):
     """A request dict, an :class:`_Invalid` saying why the line is not one, or None (blank)."""
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]                   # a UTF-8 byte order mark (RFC 8259 §8.1 lets us ignore it)
+    if raw.startswith(b"\xef\xbb\xbf") and raw[3:].strip():
+        raw = raw[3:]                   # a UTF-8 byte order mark (RFC 8259 §8.1 lets us ignore it);
+        #                                 a line of a BOM alone is not blank: it is answered
     if not raw.strip():                 # blank: ASCII white space only, as JSON counts it
         return None
     try:

@@ -134,9 +134,13 @@ async def run(repl: Repl, interactive: bool, history_path=None) -> int:
             loop.remove_signal_handler(signal.SIGINT)
         if shown["open_line"]:
             print()                  # output without a final newline (`Transcript show: "x"`)
+        # spec repl.md §6: warnings and errors on stderr, values on stdout;
+        # stdout is flushed first so that `2>&1` keeps the order of a session
+        sys.stdout.flush()
         for w in outcome.warnings:
-            print("\u26a0 " + w, file=sys.stderr)
+            print("\u26a0 " + w, file=sys.stderr, flush=True)
+        stream = sys.stdout if outcome.ok else sys.stderr
         for line in outcome.lines():
-            print(line)
+            print(line, file=stream, flush=True)
         if outcome.quit:
             return 0
