@@ -148,7 +148,8 @@ nth_grapheme(S, I, N, Rest) ->
 'drop:'(S, N) when is_integer(N) -> unicode:characters_to_binary(string:slice(S, max(N, 0))).
 'repeat:'(S, N) when is_integer(N), N >= 0 -> binary:copy(S, N).
 'replaceAll:with:'(S, A, B) when is_binary(A), A =/= <<>>, is_binary(B) ->
-    iolist_to_binary(string:replace(S, A, B, all)).
+    iolist_to_binary(string:replace(S, A, B, all));
+'replaceAll:with:'(S, <<>>, B) when is_binary(B) -> type(S, 'replaceAll:with:', <<>>).
 'copyReplaceAll:with:'(S, A, B) -> 'replaceAll:with:'(S, A, B).
 'join:'(Sep, L) when is_list(L) ->
     iolist_to_binary(lists:join(Sep, [beamtalk_print:display_string(E) || E <- L])).
@@ -173,18 +174,25 @@ type(S, Sel, Arg) ->
 %%% ---------------------------------------------------------------------
 
 %% @doc `String withAll: #("a", "b")`: the strings joined.
-'class withAll:'(_Cls, L) when is_list(L) -> iolist_to_binary(L).
+%% Only Strings: a List of Integers would make bytes, not text.
+'class withAll:'(_Cls, L) when is_list(L) ->
+    case lists:all(fun is_binary/1, L) of
+        true -> iolist_to_binary(L);
+        false -> erlang:error(function_clause, [_Cls, L])
+    end.
 
-'replaceFirst:with:'(S, Old, New) -> binary:replace(S, Old, New).
+'replaceFirst:with:'(S, Old, New) when is_binary(Old), Old =/= <<>>, is_binary(New) ->
+    binary:replace(S, Old, New);
+'replaceFirst:with:'(S, <<>>, New) when is_binary(New) -> type(S, 'replaceFirst:with:', <<>>).
 
 %% @doc Split on every occurrence of Sep, keeping empty parts.
 'splitOn:'(S, <<>>) -> graphemes(S);
-'splitOn:'(S, Sep) -> binary:split(S, Sep, [global]).
+'splitOn:'(S, Sep) when is_binary(Sep) -> binary:split(S, Sep, [global]).
 
-'padLeft:'(S, W) -> 'padLeft:with:'(S, W, <<" ">>).
-'padRight:'(S, W) -> 'padRight:with:'(S, W, <<" ">>).
-'padLeft:with:'(S, W, P) -> iolist_to_binary([padding(S, W, P), S]).
-'padRight:with:'(S, W, P) -> iolist_to_binary([S, padding(S, W, P)]).
+'padLeft:'(S, W) when is_integer(W) -> 'padLeft:with:'(S, W, <<" ">>).
+'padRight:'(S, W) when is_integer(W) -> 'padRight:with:'(S, W, <<" ">>).
+'padLeft:with:'(S, W, P) when is_integer(W), is_binary(P) -> iolist_to_binary([padding(S, W, P), S]).
+'padRight:with:'(S, W, P) when is_integer(W), is_binary(P) -> iolist_to_binary([S, padding(S, W, P)]).
 
 padding(S, W, P) when is_integer(W) ->
     N = W - string:length(S),
