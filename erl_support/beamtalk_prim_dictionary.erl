@@ -53,8 +53,8 @@
 'keysDo:'(M, B) -> [beamtalk_block:value(B, [K]) || K <- 'keys'(M)], nil.
 'do:'(M, B) -> [beamtalk_block:value(B, [V]) || V <- 'values'(M)], nil.
 'collect:'(M, B) -> maps:map(fun(_K, V) -> beamtalk_block:value(B, [V]) end, M).
-'select:'(M, B) -> maps:filter(fun(_K, V) -> beamtalk_block:value(B, [V]) =:= true end, M).
-'reject:'(M, B) -> maps:filter(fun(_K, V) -> beamtalk_block:value(B, [V]) =/= true end, M).
+'select:'(M, B) -> maps:filter(fun(_K, V) -> beamtalk_block:test(B, [V], 'Dictionary', 'select:') end, M).
+'reject:'(M, B) -> maps:filter(fun(_K, V) -> not beamtalk_block:test(B, [V], 'Dictionary', 'reject:') end, M).
 'includesKey:'(M, K) -> maps:is_key(K, M).
 'includes:'(M, V) -> lists:any(fun(X) -> X == V end, maps:values(M)).
 'removeKey:'(M, K) -> maps:remove(K, M).

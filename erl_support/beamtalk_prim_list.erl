@@ -24,19 +24,24 @@
 
 'do:'(L, B) -> lists:foreach(fun(X) -> beamtalk_block:value(B, [X]) end, L), nil.
 'collect:'(L, B) -> [beamtalk_block:value(B, [X]) || X <- L].
-'select:'(L, B) -> [X || X <- L, beamtalk_block:value(B, [X]) =:= true].
-'reject:'(L, B) -> [X || X <- L, beamtalk_block:value(B, [X]) =/= true].
+'select:'(L, B) -> [X || X <- L, test(B, X, 'select:')].
+'reject:'(L, B) -> [X || X <- L, not test(B, X, 'reject:')].
 'inject:into:'(L, Acc0, B) -> lists:foldl(fun(X, Acc) -> beamtalk_block:value(B, [Acc, X]) end, Acc0, L).
-'detect:'(L, B) -> 'detect:ifNone:'(L, B, fun() -> nil end).
-'detect:ifNone:'([], _B, None) -> beamtalk_block:value(None, []);
-'detect:ifNone:'([X | T], B, None) ->
-    case beamtalk_block:value(B, [X]) of
+'detect:'(L, B) -> detect(L, B, fun() -> nil end, 'detect:').
+'detect:ifNone:'(L, B, None) -> detect(L, B, None, 'detect:ifNone:').
+
+detect([], _B, None, _Sel) -> beamtalk_block:value(None, []);
+detect([X | T], B, None, Sel) ->
+    case test(B, X, Sel) of
         true -> X;
-        _ -> 'detect:ifNone:'(T, B, None)
+        false -> detect(T, B, None, Sel)
     end.
-'anySatisfy:'(L, B) -> lists:any(fun(X) -> beamtalk_block:value(B, [X]) =:= true end, L).
-'allSatisfy:'(L, B) -> lists:all(fun(X) -> beamtalk_block:value(B, [X]) =:= true end, L).
-'count:'(L, B) -> length([X || X <- L, beamtalk_block:value(B, [X]) =:= true]).
+
+%% A filter block's answer: a Boolean, or a type error naming the message.
+test(B, X, Sel) -> beamtalk_block:test(B, [X], 'List', Sel).
+'anySatisfy:'(L, B) -> lists:any(fun(X) -> test(B, X, 'anySatisfy:') end, L).
+'allSatisfy:'(L, B) -> lists:all(fun(X) -> test(B, X, 'allSatisfy:') end, L).
+'count:'(L, B) -> length([X || X <- L, test(B, X, 'count:')]).
 
 'first'([]) -> empty('first');
 'first'([H | _]) -> H.
@@ -68,7 +73,7 @@
 'reversed'(L) -> lists:reverse(L).
 'reverse'(L) -> lists:reverse(L).
 'sort'(L) -> lists:sort(L).
-'sort:'(L, B) -> lists:sort(fun(X, Y) -> beamtalk_block:value(B, [X, Y]) =:= true end, L).
+'sort:'(L, B) -> lists:sort(fun(X, Y) -> beamtalk_block:test(B, [X, Y], 'List', 'sort:') end, L).
 'indexOf:'(L, X) -> index_of(L, X, 1).
 index_of([], _, _) -> nil;
 index_of([Y | T], X, I) -> case Y == X of true -> I; false -> index_of(T, X, I + 1) end.

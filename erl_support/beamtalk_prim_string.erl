@@ -106,7 +106,8 @@ nth_grapheme(S, I, N, Rest) ->
 
 'do:'(S, B) -> lists:foreach(fun(G) -> beamtalk_block:value(B, [G]) end, graphemes(S)), nil.
 'collect:'(S, B) -> [beamtalk_block:value(B, [G]) || G <- graphemes(S)].
-'select:'(S, B) -> iolist_to_binary([G || G <- graphemes(S), beamtalk_block:value(B, [G]) =:= true]).
+'select:'(S, B) ->
+    iolist_to_binary([G || G <- graphemes(S), beamtalk_block:test(B, [G], 'String', 'select:')]).
 'detect:'(S, B) -> beamtalk_prim_list:'detect:'(graphemes(S), B).
 'inject:into:'(S, Acc, B) -> beamtalk_prim_list:'inject:into:'(graphemes(S), Acc, B).
 'asList'(S) -> graphemes(S).
