@@ -39,7 +39,13 @@ gcd(A, B) -> gcd(B, A rem B).
 
 'timesRepeat:'(N, Block) -> beamtalk_block:times_repeat(N, Block).
 
-'printString:'(N, Radix) -> integer_to_binary(N, Radix).
+'printString:'(N, Radix) when is_integer(Radix), Radix >= 2, Radix =< 36 ->
+    integer_to_binary(N, Radix);
+'printString:'(_N, Radix) ->
+    beamtalk_exception:raise(type_error, 'Integer', 'printString:',
+                             <<"Type error in 'printString:' on Integer">>,
+                             iolist_to_binary(["'printString:' takes a base from 2 to 36; this one is ",
+                                               beamtalk_rt:arg_text(Radix)])).
 
 'isPrime'(N) when N < 2 -> false;
 'isPrime'(N) -> prime(N, 2).

@@ -131,7 +131,19 @@ nth_grapheme(S, I, N, Rest) ->
 'asFloat'(S) ->
     T = string:trim(S),
     try binary_to_float(T)
-    catch _:_ -> try float(binary_to_integer(T)) catch _:_ -> nil end
+    catch _:_ ->
+            try float(binary_to_integer(T))
+            catch _:_ -> exponent_float(T)
+            end
+    end.
+
+%% `1e3`, `2E-2`: the float literal of spec syntax without a dot, which
+%% binary_to_float/1 refuses; it reads the same text with `.0` added.
+exponent_float(T) ->
+    case re:run(T, <<"^([+-]?[0-9]+)([eE][+-]?[0-9]+)$">>, [{capture, all_but_first, binary}]) of
+        {match, [Mantissa, Exp]} ->
+            try binary_to_float(<<Mantissa/binary, ".0", Exp/binary>>) catch _:_ -> nil end;
+        nomatch -> nil
     end.
 'asNumber'(S) ->
     case 'asInteger'(S) of
