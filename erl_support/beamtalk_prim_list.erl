@@ -11,7 +11,7 @@
          'from:to:'/3, 'asList'/1, 'asString'/1, 'join'/1, 'join:'/2, 'sum'/1, 'max'/1, 'min'/1,
          'flatten'/1, 'unique'/1, 'doWithIndex:'/2, 'eachWithIndex:'/2,
          'keysAndValuesDo:'/2, 'do:separatedBy:'/3, 'isList'/1,
-         'class new'/1, 'class withAll:'/2]).
+         'class new'/1, 'class withAll:'/2, 'takeWhile:'/2, 'dropWhile:'/2]).
 
 'class new'(_Cls) -> [].
 'class withAll:'(_Cls, L) when is_list(L) -> L.
@@ -42,6 +42,8 @@ test(B, X, Sel) -> beamtalk_block:test(B, [X], 'List', Sel).
 'anySatisfy:'(L, B) -> lists:any(fun(X) -> test(B, X, 'anySatisfy:') end, L).
 'allSatisfy:'(L, B) -> lists:all(fun(X) -> test(B, X, 'allSatisfy:') end, L).
 'count:'(L, B) -> length([X || X <- L, test(B, X, 'count:')]).
+'takeWhile:'(L, B) -> lists:takewhile(fun(X) -> test(B, X, 'takeWhile:') end, L).
+'dropWhile:'(L, B) -> lists:dropwhile(fun(X) -> test(B, X, 'dropWhile:') end, L).
 
 'first'([]) -> empty('first');
 'first'([H | _]) -> H.
@@ -95,6 +97,7 @@ index_of([Y | T], X, I) -> case Y == X of true -> I; false -> index_of(T, X, I +
         false -> beamtalk_print:print_string(L)
     end.
 'join'(L) -> iolist_to_binary([beamtalk_print:display_string(X) || X <- L]).
+'join:'(_L, Sep) when not is_binary(Sep) -> type('join:', Sep, "a String");
 'join:'(L, Sep) -> iolist_to_binary(lists:join(Sep, [beamtalk_print:display_string(X) || X <- L])).
 'sum'(L) -> lists:sum(L).
 'max'([]) -> nil;

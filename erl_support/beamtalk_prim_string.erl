@@ -40,8 +40,16 @@ graphemes_counted(S, Sel) ->
     beamtalk_mem_guard:check_new_binary(byte_size(A) + byte_size(B)),
     <<A/binary, B/binary>>;
 '++'(A, B) -> <<A/binary, (beamtalk_print:display_string(B))/binary>>.
-'asSymbol'(S) -> binary_to_atom(S, utf8).
-'asAtom'(S) -> binary_to_atom(S, utf8).
+'asSymbol'(S) -> 'asAtom'(S).
+'asAtom'(S) ->
+    case string:length(S) > 255 of
+        true ->
+            %% the BEAM's atom limit; its system_limit said nothing of it
+            beamtalk_exception:raise(runtime_error, 'String', 'asAtom',
+                                     iolist_to_binary(["A Symbol has at most 255 characters; this String has ",
+                                                       integer_to_binary(string:length(S))]), nil);
+        false -> binary_to_atom(S, utf8)
+    end.
 'asString'(S) -> S.
 'isEmpty'(S) -> S =:= <<>>.
 'notEmpty'(S) -> S =/= <<>>.
