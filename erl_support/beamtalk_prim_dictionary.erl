@@ -23,8 +23,28 @@
             beamtalk_exception:raise(runtime_error, 'Dictionary', 'at:',
                                      iolist_to_binary(["Key not found: ",
                                                        beamtalk_print:print_string(K)]),
-                                     <<"Use at:ifAbsent: or includesKey: for optional keys">>)
+                                     missing_hint(M, K))
     end.
+
+%% `(JSON parse: text) at: #name`: the key is there as a String (JSON keys
+%% are never Symbols); say which spelling the Dictionary has.
+missing_hint(M, K) when is_atom(K), K =/= nil, K =/= true, K =/= false ->
+    Name = atom_to_binary(K, utf8),
+    case maps:is_key(Name, M) of
+        true -> iolist_to_binary(["this Dictionary has the String key ", beamtalk_print:print_string(Name),
+                                  " (JSON parse: makes String keys): at: ", beamtalk_print:print_string(Name)]);
+        false -> optional_hint()
+    end;
+missing_hint(M, K) when is_binary(K) ->
+    case [A || A <- maps:keys(M), is_atom(A), atom_to_binary(A, utf8) =:= K] of
+        [A | _] -> iolist_to_binary(["this Dictionary has the Symbol key ", beamtalk_print:print_string(A),
+                                     ": at: ", beamtalk_print:print_string(A)]);
+        [] -> optional_hint()
+    end;
+missing_hint(_M, _K) ->
+    optional_hint().
+
+optional_hint() -> <<"Use at:ifAbsent: or includesKey: for optional keys">>.
 'at:put:'(M, K, V) -> M#{K => V}.
 'at:ifAbsent:'(M, K, B) ->
     case maps:find(K, M) of
