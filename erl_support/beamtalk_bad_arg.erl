@@ -20,15 +20,29 @@ from_function_clause([{M, F, [Receiver | Args], _} | _]) when is_atom(M), is_ato
 from_function_clause(_) ->
     none.
 
-describe(ModClass, F, Receiver, Args) ->
+describe(ModClass, F, Receiver, Args0) ->
     case atom_to_binary(F, utf8) of
         <<"class ", Sel/binary>> ->
             Owner = [ModClass, " class"],
             Named = [ModClass, " ", Sel],
-            text(Owner, binary_to_atom(Sel, utf8), Named, Args);
+            text(Owner, binary_to_atom(Sel, utf8), Named, arguments(Sel, Args0));
         Sel ->
-            text(atom_to_binary(beamtalk_send:class_name(Receiver), utf8), F, Sel, Args)
+            text(atom_to_binary(beamtalk_send:class_name(Receiver), utf8), F, Sel, arguments(Sel, Args0))
     end.
+
+%% The arguments the user passed: an actor's primitive also gets the
+%% actor's state before them (`'bind:as:'(Self, State, Value, Name)`).
+arguments(Sel, Args) ->
+    N = selector_arity(Sel),
+    case length(Args) of
+        N -> Args;
+        M when M =:= N + 1 -> tl(Args);
+        _ -> []
+    end.
+
+selector_arity(<<C, _/binary>> = Sel) when C >= $a, C =< $z; C >= $A, C =< $Z; C =:= $_ ->
+    length(binary:matches(Sel, <<":">>));
+selector_arity(_) -> 1.
 
 text(_Owner, _Sel, _Named, []) ->
     none;
