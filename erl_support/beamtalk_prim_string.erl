@@ -109,8 +109,15 @@ nth_grapheme(S, I, N, Rest) ->
         _ -> beamtalk_rt:out_of_bounds('String', 'at:', I, graphemes_counted(S, 'at:'))
     end.
 
+'first'(<<>>) -> empty('first');
 'first'(S) -> 'at:'(S, 1).
+'last'(<<>>) -> empty('last');
 'last'(S) -> 'at:'(S, string:length(S)).
+
+empty(Sel) ->
+    beamtalk_exception:raise(index_out_of_bounds, 'String', Sel,
+                             iolist_to_binary(["Cannot take '", atom_to_binary(Sel, utf8),
+                                               "' of an empty String"]), nil).
 
 'do:'(S, B) -> lists:foreach(fun(G) -> beamtalk_block:value(B, [G]) end, graphemes(S)), nil.
 'collect:'(S, B) -> [beamtalk_block:value(B, [G]) || G <- graphemes(S)].
