@@ -232,12 +232,16 @@ padding(S, W, P) when is_integer(W) ->
 %%% Regular expressions (PCRE through `re`); a pattern is a String or a Regex
 %%% ---------------------------------------------------------------------
 
+%% A pattern is a String or a Regex value; the regex primitives' guards
+%% say so, and beamtalk_bad_arg turns another argument into a TypeError.
+-define(IS_PATTERN(P), (is_binary(P) orelse (is_map(P) andalso map_get('$beamtalk_class', P) =:= 'Regex'))).
+
 pattern(#{'$beamtalk_class' := 'Regex', source := Src} = R) -> {Src, maps:get(options, R, [])};
 pattern(P) when is_binary(P) -> {P, []}.
 
 compiled(P, Extra) ->
     {Src, Opts} = pattern(P),
-    case re:compile(Src, [unicode, ucp | Opts ++ Extra]) of
+    case re:compile(Src, [unicode, ucp | [regex_option(O) || O <- Opts ++ Extra]]) of
         {ok, MP} -> MP;
         {error, {Why, At}} ->
             beamtalk_exception:raise(regex_error, 'String', undefined,
@@ -245,33 +249,39 @@ compiled(P, Extra) ->
                                                                     [At, Why])), nil)
     end.
 
-'matchesRegex:'(S, P) -> re:run(S, compiled(P, []), [{capture, none}]) =:= match.
+'matchesRegex:'(S, P) when ?IS_PATTERN(P) -> re:run(S, compiled(P, []), [{capture, none}]) =:= match.
 
-'matchesRegex:options:'(S, P, Opts) ->
-    re:run(S, compiled(P, [regex_option(O) || O <- Opts]), [{capture, none}]) =:= match.
+'matchesRegex:options:'(S, P, Opts) when ?IS_PATTERN(P), is_list(Opts) ->
+    re:run(S, compiled(P, Opts), [{capture, none}]) =:= match.
 
 regex_option(caseInsensitive) -> caseless;
 regex_option(ignoreCase) -> caseless;
 regex_option(multiline) -> multiline;
 regex_option(dotall) -> dotall;
 regex_option(extended) -> extended;
-regex_option(O) when is_atom(O) -> O.
+regex_option(O) when O =:= caseless; O =:= ungreedy; O =:= anchored; O =:= unicode; O =:= ucp ->
+    O;
+regex_option(O) ->
+    beamtalk_exception:raise(regex_error, 'Regex', undefined,
+                             iolist_to_binary(["Unknown regex option ", beamtalk_print:print_string(O)]),
+                             <<"the options are #caseless (or #caseInsensitive, #ignoreCase), #multiline, "
+                               "#dotall, #extended, #ungreedy, #anchored">>).
 
-'firstMatch:'(S, P) ->
+'firstMatch:'(S, P) when ?IS_PATTERN(P) ->
     case re:run(S, compiled(P, []), [{capture, first, binary}]) of
         {match, [M]} -> M;
         nomatch -> nil
     end.
 
-'allMatches:'(S, P) ->
+'allMatches:'(S, P) when ?IS_PATTERN(P) ->
     case re:run(S, compiled(P, []), [global, {capture, first, binary}]) of
         {match, Ms} -> [M || [M] <- Ms];
         nomatch -> []
     end.
 
-'replaceRegex:with:'(S, P, R) -> re:replace(S, compiled(P, []), escape(R), [{return, binary}]).
-'replaceAllRegex:with:'(S, P, R) -> re:replace(S, compiled(P, []), escape(R), [global, {return, binary}]).
-'splitRegex:'(S, P) -> re:split(S, compiled(P, []), [{return, binary}]).
+'replaceRegex:with:'(S, P, R) when ?IS_PATTERN(P), is_binary(R) -> re:replace(S, compiled(P, []), escape(R), [{return, binary}]).
+'replaceAllRegex:with:'(S, P, R) when ?IS_PATTERN(P), is_binary(R) -> re:replace(S, compiled(P, []), escape(R), [global, {return, binary}]).
+'splitRegex:'(S, P) when ?IS_PATTERN(P) -> re:split(S, compiled(P, []), [{return, binary}]).
 
 %% The replacement is literal text: `&` and `\\` mean nothing special.
 escape(R) -> binary:replace(binary:replace(R, <<"\\">>, <<"\\\\">>, [global]), <<"&">>, <<"\\&">>, [global]).
