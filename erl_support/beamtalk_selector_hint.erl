@@ -88,6 +88,20 @@ header(S) ->
             end
     end.
 
+%% `#(1, 2) collect: 3`: the collection sent value: to what it was given.
+for_class(Label, Sel) when Sel =:= 'value:'; Sel =:= 'value:value:'; Sel =:= 'value:value:value:' ->
+    {Users, Params} = case Sel of
+                          'value:' -> {"collect:, select:, detect: or do:", "[:x | ...]"};
+                          'value:value:' -> {"inject:into:, sort: or keysAndValuesDo:", "[:a :b | ...]"};
+                          _ -> {"a method taking a three-argument block", "[:a :b :c | ...]"}
+                      end,
+    Name = atom_to_binary(Label, utf8),
+    Article = case Name of
+                  <<C, _/binary>> when C =:= $A; C =:= $E; C =:= $I; C =:= $O; C =:= $U -> "an ";
+                  _ -> "a "
+              end,
+    iolist_to_binary([atom_to_binary(Sel, utf8), " runs a Block: where a method such as ", Users,
+                      " was given ", Article, Name, ", give it a Block (", Params, ")"]);
 %% Selectors whose Beamtalk spelling depends on the receiver's class.
 for_class('List', 'length') -> <<"size answers the number of elements">>;
 for_class('List', 'contains:') ->
