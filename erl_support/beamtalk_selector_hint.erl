@@ -95,13 +95,15 @@ for_class(Label, Sel) when Sel =:= 'value:'; Sel =:= 'value:value:'; Sel =:= 'va
                           'value:value:' -> {"inject:into:, sort: or keysAndValuesDo:", "[:a :b | ...]"};
                           _ -> {"a method taking a three-argument block", "[:a :b :c | ...]"}
                       end,
-    Name = atom_to_binary(Label, utf8),
-    Article = case Name of
-                  <<C, _/binary>> when C =:= $A; C =:= $E; C =:= $I; C =:= $O; C =:= $U -> "an ";
-                  _ -> "a "
-              end,
     iolist_to_binary([atom_to_binary(Sel, utf8), " runs a Block: where a method such as ", Users,
-                      " was given ", Article, Name, ", give it a Block (", Params, ")"]);
+                      " was given ", article(Label), ", give it a Block (", Params, ")"]);
+%% A condition that answered something else than a Boolean (`3 ifTrue:`,
+%% a Set's `select: [:x | nil]`, a Stream filter's `not`).
+for_class(Label, Sel) when Sel =:= 'ifTrue:'; Sel =:= 'ifFalse:'; Sel =:= 'ifTrue:ifFalse:';
+                           Sel =:= 'ifFalse:ifTrue:'; Sel =:= 'not'; Sel =:= 'and:'; Sel =:= 'or:' ->
+    iolist_to_binary([atom_to_binary(Sel, utf8), " is understood by true and false only: this condition answered ",
+                      article(Label), " (blocks given to select:, reject:, detect: and whileTrue: must answer "
+                      "a Boolean too)"]);
 %% Selectors whose Beamtalk spelling depends on the receiver's class.
 for_class('List', 'length') -> <<"size answers the number of elements">>;
 for_class('List', 'contains:') ->
@@ -230,4 +232,12 @@ arity(Name) ->
         <<C, _/binary>> when C >= $a, C =< $z; C >= $A, C =< $Z; C =:= $_ ->
             length(binary:matches(Name, <<":">>));
         _ -> 1
+    end.
+
+%% `an Integer`, `a String`.
+article(Label) ->
+    Name = atom_to_binary(Label, utf8),
+    case Name of
+        <<C, _/binary>> when C =:= $A; C =:= $E; C =:= $I; C =:= $O; C =:= $U -> <<"an ", Name/binary>>;
+        _ -> <<"a ", Name/binary>>
     end.
