@@ -41,7 +41,11 @@
 'sqrt'(N) -> outside(sqrt, ">= 0", N).
 'squared'(N) -> N * N.
 'raisedTo:'(A, B) when is_integer(A), is_integer(B), B >= 0 -> ipow(A, B, 1);
-'raisedTo:'(A, B) -> math:pow(A, B).
+'raisedTo:'(A, B) when is_number(B) -> math:pow(A, B);
+'raisedTo:'(A, B) ->
+    Class = beamtalk_send:class_name(A),
+    beamtalk_rt:type_error(Class, 'raisedTo:', B, "a Number",
+                           iolist_to_binary(["Type error in 'raisedTo:' on ", atom_to_binary(Class, utf8)])).
 'ln'(N) when N > 0 -> math:log(N);
 'ln'(N) -> outside(ln, "> 0", N).
 'log'(N) when N > 0 -> math:log(N);
