@@ -7,7 +7,7 @@
 -module(beamtalk_block).
 
 -export([value/2, arity/1, while_true/2, while_false/2, repeat/1,
-         times_repeat/2, to_do/3, to_by_do/4, value_selector/1, cull/2]).
+         times_repeat/2, to_do/3, to_by_do/4, value_selector/1, cull/2, test/4]).
 
 %% @doc `aBlock value: a value: b`, with the arity checked (arity_mismatch:
 %% "Wrong number of arguments: block expects 2 but was called with 1").
@@ -26,6 +26,24 @@ value(Other, Args) when is_list(Args) ->
     case value_selector(length(Args)) of
         'valueWithArguments:' -> beamtalk_send:send(Other, 'valueWithArguments:', [Args]);
         Sel -> beamtalk_send:send(Other, Sel, Args)
+    end.
+
+%% @doc The answer of a filter block (`select:`, `count:`, `sort:`, ...),
+%% which must be a Boolean: taking anything else for "no" made `select:`
+%% answer an empty collection without a word. Class and Sel name the
+%% receiver and the message for the type error.
+test(B, Args, Class, Sel) ->
+    case value(B, Args) of
+        true -> true;
+        false -> false;
+        Other ->
+            For = lists:join(" and ", [beamtalk_print:print_string(A) || A <- Args]),
+            beamtalk_exception:raise(
+              type_error, Class, Sel,
+              iolist_to_binary(["Type error in '", atom_to_binary(Sel, utf8), "' on ",
+                                atom_to_binary(Class, utf8)]),
+              iolist_to_binary(["the block must answer true or false; for ", For,
+                                " it answered ", beamtalk_rt:arg_text(Other)]))
     end.
 
 arity_error(Expected, Got) ->

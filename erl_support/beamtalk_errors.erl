@@ -54,6 +54,14 @@ wrap1(error, {badarity, {Fun, Args}}, _Stack) when is_function(Fun), is_list(Arg
             "Wrong number of arguments: block expects ~b but was called with ~b",
             [N, length(Args)])),
     exception(arity_mismatch, 'Block', undefined, Msg, nil, #{});
+wrap1(error, function_clause, Stack) ->
+    case beamtalk_bad_arg:from_function_clause(Stack) of
+        {Class, Sel, Msg, Hint} ->
+            exception(type_error, binary_to_atom(Class, utf8), Sel, Msg, Hint, #{});
+        none ->
+            exception(runtime_error, undefined, undefined, <<"function_clause">>, nil,
+                      #{reason => function_clause})
+    end;
 wrap1(error, Reason, _Stack) ->
     exception(runtime_error, undefined, undefined, term_text(Reason), nil, #{reason => Reason});
 wrap1(exit, Reason, _Stack) ->

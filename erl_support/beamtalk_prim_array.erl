@@ -15,12 +15,20 @@
         true -> array:get(I - 1, A);
         false -> beamtalk_rt:out_of_bounds('Array', 'at:', I, array:size(A))
     end;
-'at:'(#{elements := A}, I) -> beamtalk_rt:out_of_bounds('Array', 'at:', I, array:size(A)).
+'at:'(#{elements := A}, I) when is_integer(I) -> beamtalk_rt:out_of_bounds('Array', 'at:', I, array:size(A));
+'at:'(_Arr, I) -> index_type('at:', I).
 'at:put:'(#{elements := A} = Arr, I, V) when is_integer(I), I >= 1 ->
     case I =< array:size(A) of
         true -> Arr#{elements => array:set(I - 1, V, A)};
         false -> beamtalk_rt:out_of_bounds('Array', 'at:put:', I, array:size(A))
-    end.
+    end;
+'at:put:'(#{elements := A}, I, _V) when is_integer(I) ->
+    beamtalk_rt:out_of_bounds('Array', 'at:put:', I, array:size(A));
+'at:put:'(_Arr, I, _V) -> index_type('at:put:', I).
+
+index_type(Sel, I) ->
+    beamtalk_rt:type_error('Array', Sel, I, "an Integer",
+                           iolist_to_binary(["Type error in '", atom_to_binary(Sel, utf8), "' on Array"])).
 'includes:'(Arr, X) -> lists:member(X, 'asList'(Arr)).
 'do:'(Arr, B) -> beamtalk_prim_list:'do:'('asList'(Arr), B).
 'collect:'(Arr, B) -> beamtalk_rt:array_from_list(beamtalk_prim_list:'collect:'('asList'(Arr), B)).

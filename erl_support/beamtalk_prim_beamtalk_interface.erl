@@ -17,6 +17,13 @@
          true -> beamtalk_class:class_object(Name);
          false -> nil
      end, S};
+'classNamed:'(Self, S, Name) when is_binary(Name) ->
+    %% a String names a class as well as a Symbol does; an unknown name is
+    %% not made an atom (a class has one already)
+    try binary_to_existing_atom(Name, utf8) of
+        Atom -> 'classNamed:'(Self, S, Atom)
+    catch error:badarg -> {nil, S}
+    end;
 'classNamed:'(_Self, S, _) -> {nil, S}.
 
 'globals'(_Self, S) ->

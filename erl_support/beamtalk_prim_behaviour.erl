@@ -119,9 +119,15 @@ metaclass_new(N) ->
         #{doc := D} -> D;
         _ -> nil
     end.
-'doc:'(Self, Text) ->
+'doc:'(Self, Text) when is_binary(Text); Text =:= nil ->
     beamtalk_class:set_doc(beamtalk_class:name_of(Self), Text),
-    Self.
+    Self;
+'doc:'(Self, Text) ->
+    %% a doc is shown as text (:help, Beamtalk help:); a number kept here
+    %% would surface later, far from the mistake
+    Name = beamtalk_class:name_of(Self),
+    beamtalk_rt:type_error(Name, 'doc:', Text, "a String",
+                           iolist_to_binary(["Type error in 'doc:' on ", atom_to_binary(Name, utf8)])).
 'sourceFile'(Self) ->
     case beamtalk_class:entry(beamtalk_class:name_of(Self)) of
         #{source_file := F} when is_binary(F) -> F;

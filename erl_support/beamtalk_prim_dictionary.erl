@@ -23,8 +23,28 @@
             beamtalk_exception:raise(runtime_error, 'Dictionary', 'at:',
                                      iolist_to_binary(["Key not found: ",
                                                        beamtalk_print:print_string(K)]),
-                                     <<"Use at:ifAbsent: or includesKey: for optional keys">>)
+                                     missing_hint(M, K))
     end.
+
+%% `(JSON parse: text) at: #name`: the key is there as a String (JSON keys
+%% are never Symbols); say which spelling the Dictionary has.
+missing_hint(M, K) when is_atom(K), K =/= nil, K =/= true, K =/= false ->
+    Name = atom_to_binary(K, utf8),
+    case maps:is_key(Name, M) of
+        true -> iolist_to_binary(["this Dictionary has the String key ", beamtalk_print:print_string(Name),
+                                  " (JSON parse: makes String keys): at: ", beamtalk_print:print_string(Name)]);
+        false -> optional_hint()
+    end;
+missing_hint(M, K) when is_binary(K) ->
+    case [A || A <- maps:keys(M), is_atom(A), atom_to_binary(A, utf8) =:= K] of
+        [A | _] -> iolist_to_binary(["this Dictionary has the Symbol key ", beamtalk_print:print_string(A),
+                                     ": at: ", beamtalk_print:print_string(A)]);
+        [] -> optional_hint()
+    end;
+missing_hint(_M, _K) ->
+    optional_hint().
+
+optional_hint() -> <<"Use at:ifAbsent: or includesKey: for optional keys">>.
 'at:put:'(M, K, V) -> M#{K => V}.
 'at:ifAbsent:'(M, K, B) ->
     case maps:find(K, M) of
@@ -53,8 +73,8 @@
 'keysDo:'(M, B) -> [beamtalk_block:value(B, [K]) || K <- 'keys'(M)], nil.
 'do:'(M, B) -> [beamtalk_block:value(B, [V]) || V <- 'values'(M)], nil.
 'collect:'(M, B) -> maps:map(fun(_K, V) -> beamtalk_block:value(B, [V]) end, M).
-'select:'(M, B) -> maps:filter(fun(_K, V) -> beamtalk_block:value(B, [V]) =:= true end, M).
-'reject:'(M, B) -> maps:filter(fun(_K, V) -> beamtalk_block:value(B, [V]) =/= true end, M).
+'select:'(M, B) -> maps:filter(fun(_K, V) -> beamtalk_block:test(B, [V], 'Dictionary', 'select:') end, M).
+'reject:'(M, B) -> maps:filter(fun(_K, V) -> not beamtalk_block:test(B, [V], 'Dictionary', 'reject:') end, M).
 'includesKey:'(M, K) -> maps:is_key(K, M).
 'includes:'(M, V) -> lists:any(fun(X) -> X == V end, maps:values(M)).
 'removeKey:'(M, K) -> maps:remove(K, M).

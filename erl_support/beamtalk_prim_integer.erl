@@ -18,28 +18,36 @@
 fact(0, Acc) -> Acc;
 fact(N, Acc) -> fact(N - 1, Acc * N).
 
-'gcd:'(A, B) -> gcd(abs(A), abs(B)).
+'gcd:'(A, B) when is_integer(B) -> gcd(abs(A), abs(B)).
 gcd(A, 0) -> A;
 gcd(A, B) -> gcd(B, A rem B).
 
 'lcm:'(_, 0) -> 0;
 'lcm:'(0, _) -> 0;
-'lcm:'(A, B) -> abs(A * B) div gcd(abs(A), abs(B)).
+'lcm:'(A, B) when is_integer(B) -> abs(A * B) div gcd(abs(A), abs(B)).
 
 'div:'(A, B) -> A div B.
 'rem:'(A, B) -> A rem B.
 '%'(A, B) -> A rem B.
 '**'(A, B) -> round(math:pow(float(A), float(B))).
-'bitAnd:'(A, B) -> A band B.
-'bitOr:'(A, B) -> A bor B.
-'bitXor:'(A, B) -> A bxor B.
-'bitShift:'(A, B) when B >= 0 -> A bsl B;
-'bitShift:'(A, B) -> A bsr (-B).
+%% Integer arguments only (the guards): another one is a TypeError naming
+%% it (beamtalk_bad_arg), not the bare badarith of band/bsl.
+'bitAnd:'(A, B) when is_integer(B) -> A band B.
+'bitOr:'(A, B) when is_integer(B) -> A bor B.
+'bitXor:'(A, B) when is_integer(B) -> A bxor B.
+'bitShift:'(A, B) when is_integer(B), B >= 0 -> A bsl B;
+'bitShift:'(A, B) when is_integer(B) -> A bsr (-B).
 'bitNot'(A) -> bnot A.
 
 'timesRepeat:'(N, Block) -> beamtalk_block:times_repeat(N, Block).
 
-'printString:'(N, Radix) -> integer_to_binary(N, Radix).
+'printString:'(N, Radix) when is_integer(Radix), Radix >= 2, Radix =< 36 ->
+    integer_to_binary(N, Radix);
+'printString:'(_N, Radix) ->
+    beamtalk_exception:raise(type_error, 'Integer', 'printString:',
+                             <<"Type error in 'printString:' on Integer">>,
+                             iolist_to_binary(["'printString:' takes a base from 2 to 36; this one is ",
+                                               beamtalk_rt:arg_text(Radix)])).
 
 'isPrime'(N) when N < 2 -> false;
 'isPrime'(N) -> prime(N, 2).

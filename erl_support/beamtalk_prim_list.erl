@@ -11,7 +11,7 @@
          'from:to:'/3, 'asList'/1, 'asString'/1, 'join'/1, 'join:'/2, 'sum'/1, 'max'/1, 'min'/1,
          'flatten'/1, 'unique'/1, 'doWithIndex:'/2, 'eachWithIndex:'/2,
          'keysAndValuesDo:'/2, 'do:separatedBy:'/3, 'isList'/1,
-         'class new'/1, 'class withAll:'/2]).
+         'class new'/1, 'class withAll:'/2, 'takeWhile:'/2, 'dropWhile:'/2]).
 
 'class new'(_Cls) -> [].
 'class withAll:'(_Cls, L) when is_list(L) -> L.
@@ -24,19 +24,26 @@
 
 'do:'(L, B) -> lists:foreach(fun(X) -> beamtalk_block:value(B, [X]) end, L), nil.
 'collect:'(L, B) -> [beamtalk_block:value(B, [X]) || X <- L].
-'select:'(L, B) -> [X || X <- L, beamtalk_block:value(B, [X]) =:= true].
-'reject:'(L, B) -> [X || X <- L, beamtalk_block:value(B, [X]) =/= true].
+'select:'(L, B) -> [X || X <- L, test(B, X, 'select:')].
+'reject:'(L, B) -> [X || X <- L, not test(B, X, 'reject:')].
 'inject:into:'(L, Acc0, B) -> lists:foldl(fun(X, Acc) -> beamtalk_block:value(B, [Acc, X]) end, Acc0, L).
-'detect:'(L, B) -> 'detect:ifNone:'(L, B, fun() -> nil end).
-'detect:ifNone:'([], _B, None) -> beamtalk_block:value(None, []);
-'detect:ifNone:'([X | T], B, None) ->
-    case beamtalk_block:value(B, [X]) of
+'detect:'(L, B) -> detect(L, B, fun() -> nil end, 'detect:').
+'detect:ifNone:'(L, B, None) -> detect(L, B, None, 'detect:ifNone:').
+
+detect([], _B, None, _Sel) -> beamtalk_block:value(None, []);
+detect([X | T], B, None, Sel) ->
+    case test(B, X, Sel) of
         true -> X;
-        _ -> 'detect:ifNone:'(T, B, None)
+        false -> detect(T, B, None, Sel)
     end.
-'anySatisfy:'(L, B) -> lists:any(fun(X) -> beamtalk_block:value(B, [X]) =:= true end, L).
-'allSatisfy:'(L, B) -> lists:all(fun(X) -> beamtalk_block:value(B, [X]) =:= true end, L).
-'count:'(L, B) -> length([X || X <- L, beamtalk_block:value(B, [X]) =:= true]).
+
+%% A filter block's answer: a Boolean, or a type error naming the message.
+test(B, X, Sel) -> beamtalk_block:test(B, [X], 'List', Sel).
+'anySatisfy:'(L, B) -> lists:any(fun(X) -> test(B, X, 'anySatisfy:') end, L).
+'allSatisfy:'(L, B) -> lists:all(fun(X) -> test(B, X, 'allSatisfy:') end, L).
+'count:'(L, B) -> length([X || X <- L, test(B, X, 'count:')]).
+'takeWhile:'(L, B) -> lists:takewhile(fun(X) -> test(B, X, 'takeWhile:') end, L).
+'dropWhile:'(L, B) -> lists:dropwhile(fun(X) -> test(B, X, 'dropWhile:') end, L).
 
 'first'([]) -> empty('first');
 'first'([H | _]) -> H.
@@ -68,7 +75,7 @@
 'reversed'(L) -> lists:reverse(L).
 'reverse'(L) -> lists:reverse(L).
 'sort'(L) -> lists:sort(L).
-'sort:'(L, B) -> lists:sort(fun(X, Y) -> beamtalk_block:value(B, [X, Y]) =:= true end, L).
+'sort:'(L, B) -> lists:sort(fun(X, Y) -> beamtalk_block:test(B, [X, Y], 'List', 'sort:') end, L).
 'indexOf:'(L, X) -> index_of(L, X, 1).
 index_of([], _, _) -> nil;
 index_of([Y | T], X, I) -> case Y == X of true -> I; false -> index_of(T, X, I + 1) end.
@@ -90,6 +97,7 @@ index_of([Y | T], X, I) -> case Y == X of true -> I; false -> index_of(T, X, I +
         false -> beamtalk_print:print_string(L)
     end.
 'join'(L) -> iolist_to_binary([beamtalk_print:display_string(X) || X <- L]).
+'join:'(_L, Sep) when not is_binary(Sep) -> type('join:', Sep, "a String");
 'join:'(L, Sep) -> iolist_to_binary(lists:join(Sep, [beamtalk_print:display_string(X) || X <- L])).
 'sum'(L) -> lists:sum(L).
 'max'([]) -> nil;

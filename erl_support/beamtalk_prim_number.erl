@@ -37,14 +37,23 @@
 'asInteger'(N) -> trunc(N).
 'asNumber'(N) -> N.
 'asString'(N) -> beamtalk_print:base_print_string(N).
-'sqrt'(N) -> math:sqrt(N).
+'sqrt'(N) when N >= 0 -> math:sqrt(N);
+'sqrt'(N) -> outside(sqrt, ">= 0", N).
 'squared'(N) -> N * N.
 'raisedTo:'(A, B) when is_integer(A), is_integer(B), B >= 0 -> ipow(A, B, 1);
-'raisedTo:'(A, B) -> math:pow(A, B).
-'ln'(N) -> math:log(N).
-'log'(N) -> math:log(N).
-'log10'(N) -> math:log10(N).
-'log2'(N) -> math:log2(N).
+'raisedTo:'(A, B) when is_number(B) -> math:pow(A, B);
+'raisedTo:'(A, B) ->
+    Class = beamtalk_send:class_name(A),
+    beamtalk_rt:type_error(Class, 'raisedTo:', B, "a Number",
+                           iolist_to_binary(["Type error in 'raisedTo:' on ", atom_to_binary(Class, utf8)])).
+'ln'(N) when N > 0 -> math:log(N);
+'ln'(N) -> outside(ln, "> 0", N).
+'log'(N) when N > 0 -> math:log(N);
+'log'(N) -> outside(log, "> 0", N).
+'log10'(N) when N > 0 -> math:log10(N);
+'log10'(N) -> outside(log10, "> 0", N).
+'log2'(N) when N > 0 -> math:log2(N);
+'log2'(N) -> outside(log2, "> 0", N).
 'exp'(N) -> math:exp(N).
 'sin'(N) -> math:sin(N).
 'cos'(N) -> math:cos(N).
@@ -71,6 +80,13 @@ ipow(A, B, Acc) -> ipow(A * A, B div 2, Acc).
     beamtalk_exception:raise(type_error, beamtalk_send:class_name(Y), 'atan2:',
                              iolist_to_binary(["atan2: expects a Number, not ",
                                                beamtalk_print:print_string(X)]), nil).
+
+%% Square roots and logarithms of numbers they have no real value for:
+%% the bare `badarith` of math: said nothing about which operand was wrong.
+outside(Sel, Bound, N) ->
+    beamtalk_exception:raise(runtime_error, beamtalk_send:class_name(N), Sel,
+                             iolist_to_binary([atom_to_binary(Sel), " is defined for numbers ", Bound,
+                                               ", not ", beamtalk_print:print_string(N)]), nil).
 
 domain(Sel, F) ->
     beamtalk_exception:raise(runtime_error, beamtalk_send:class_name(F), Sel,

@@ -5,7 +5,7 @@
 -export(['class from:'/2, 'class from:options:'/3, 'source'/1, 'printString'/1,
          'displayString'/1]).
 
-'class from:'(Cls, Src) -> 'class from:options:'(Cls, Src, []).
+'class from:'(Cls, Src) when is_binary(Src) -> 'class from:options:'(Cls, Src, []).
 
 'class from:options:'(_Cls, Src, Opts) when is_binary(Src), is_list(Opts) ->
     R = #{'$beamtalk_class' => 'Regex', source => Src,

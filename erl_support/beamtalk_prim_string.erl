@@ -40,8 +40,16 @@ graphemes_counted(S, Sel) ->
     beamtalk_mem_guard:check_new_binary(byte_size(A) + byte_size(B)),
     <<A/binary, B/binary>>;
 '++'(A, B) -> <<A/binary, (beamtalk_print:display_string(B))/binary>>.
-'asSymbol'(S) -> binary_to_atom(S, utf8).
-'asAtom'(S) -> binary_to_atom(S, utf8).
+'asSymbol'(S) -> 'asAtom'(S).
+'asAtom'(S) ->
+    case string:length(S) > 255 of
+        true ->
+            %% the BEAM's atom limit; its system_limit said nothing of it
+            beamtalk_exception:raise(runtime_error, 'String', 'asAtom',
+                                     iolist_to_binary(["A Symbol has at most 255 characters; this String has ",
+                                                       integer_to_binary(string:length(S))]), nil);
+        false -> binary_to_atom(S, utf8)
+    end.
 'asString'(S) -> S.
 'isEmpty'(S) -> S =:= <<>>.
 'notEmpty'(S) -> S =/= <<>>.
@@ -101,12 +109,20 @@ nth_grapheme(S, I, N, Rest) ->
         _ -> beamtalk_rt:out_of_bounds('String', 'at:', I, graphemes_counted(S, 'at:'))
     end.
 
+'first'(<<>>) -> empty('first');
 'first'(S) -> 'at:'(S, 1).
+'last'(<<>>) -> empty('last');
 'last'(S) -> 'at:'(S, string:length(S)).
+
+empty(Sel) ->
+    beamtalk_exception:raise(index_out_of_bounds, 'String', Sel,
+                             iolist_to_binary(["Cannot take '", atom_to_binary(Sel, utf8),
+                                               "' of an empty String"]), nil).
 
 'do:'(S, B) -> lists:foreach(fun(G) -> beamtalk_block:value(B, [G]) end, graphemes(S)), nil.
 'collect:'(S, B) -> [beamtalk_block:value(B, [G]) || G <- graphemes(S)].
-'select:'(S, B) -> iolist_to_binary([G || G <- graphemes(S), beamtalk_block:value(B, [G]) =:= true]).
+'select:'(S, B) ->
+    iolist_to_binary([G || G <- graphemes(S), beamtalk_block:test(B, [G], 'String', 'select:')]).
 'detect:'(S, B) -> beamtalk_prim_list:'detect:'(graphemes(S), B).
 'inject:into:'(S, Acc, B) -> beamtalk_prim_list:'inject:into:'(graphemes(S), Acc, B).
 'asList'(S) -> graphemes(S).
@@ -130,7 +146,19 @@ nth_grapheme(S, I, N, Rest) ->
 'asFloat'(S) ->
     T = string:trim(S),
     try binary_to_float(T)
-    catch _:_ -> try float(binary_to_integer(T)) catch _:_ -> nil end
+    catch _:_ ->
+            try float(binary_to_integer(T))
+            catch _:_ -> exponent_float(T)
+            end
+    end.
+
+%% `1e3`, `2E-2`: the float literal of spec syntax without a dot, which
+%% binary_to_float/1 refuses; it reads the same text with `.0` added.
+exponent_float(T) ->
+    case re:run(T, <<"^([+-]?[0-9]+)([eE][+-]?[0-9]+)$">>, [{capture, all_but_first, binary}]) of
+        {match, [Mantissa, Exp]} ->
+            try binary_to_float(<<Mantissa/binary, ".0", Exp/binary>>) catch _:_ -> nil end;
+        nomatch -> nil
     end.
 'asNumber'(S) ->
     case 'asInteger'(S) of
@@ -148,7 +176,8 @@ nth_grapheme(S, I, N, Rest) ->
 'drop:'(S, N) when is_integer(N) -> unicode:characters_to_binary(string:slice(S, max(N, 0))).
 'repeat:'(S, N) when is_integer(N), N >= 0 -> binary:copy(S, N).
 'replaceAll:with:'(S, A, B) when is_binary(A), A =/= <<>>, is_binary(B) ->
-    iolist_to_binary(string:replace(S, A, B, all)).
+    iolist_to_binary(string:replace(S, A, B, all));
+'replaceAll:with:'(S, <<>>, B) when is_binary(B) -> type(S, 'replaceAll:with:', <<>>).
 'copyReplaceAll:with:'(S, A, B) -> 'replaceAll:with:'(S, A, B).
 'join:'(Sep, L) when is_list(L) ->
     iolist_to_binary(lists:join(Sep, [beamtalk_print:display_string(E) || E <- L])).
@@ -173,18 +202,25 @@ type(S, Sel, Arg) ->
 %%% ---------------------------------------------------------------------
 
 %% @doc `String withAll: #("a", "b")`: the strings joined.
-'class withAll:'(_Cls, L) when is_list(L) -> iolist_to_binary(L).
+%% Only Strings: a List of Integers would make bytes, not text.
+'class withAll:'(_Cls, L) when is_list(L) ->
+    case lists:all(fun is_binary/1, L) of
+        true -> iolist_to_binary(L);
+        false -> erlang:error(function_clause, [_Cls, L])
+    end.
 
-'replaceFirst:with:'(S, Old, New) -> binary:replace(S, Old, New).
+'replaceFirst:with:'(S, Old, New) when is_binary(Old), Old =/= <<>>, is_binary(New) ->
+    binary:replace(S, Old, New);
+'replaceFirst:with:'(S, <<>>, New) when is_binary(New) -> type(S, 'replaceFirst:with:', <<>>).
 
 %% @doc Split on every occurrence of Sep, keeping empty parts.
 'splitOn:'(S, <<>>) -> graphemes(S);
-'splitOn:'(S, Sep) -> binary:split(S, Sep, [global]).
+'splitOn:'(S, Sep) when is_binary(Sep) -> binary:split(S, Sep, [global]).
 
-'padLeft:'(S, W) -> 'padLeft:with:'(S, W, <<" ">>).
-'padRight:'(S, W) -> 'padRight:with:'(S, W, <<" ">>).
-'padLeft:with:'(S, W, P) -> iolist_to_binary([padding(S, W, P), S]).
-'padRight:with:'(S, W, P) -> iolist_to_binary([S, padding(S, W, P)]).
+'padLeft:'(S, W) when is_integer(W) -> 'padLeft:with:'(S, W, <<" ">>).
+'padRight:'(S, W) when is_integer(W) -> 'padRight:with:'(S, W, <<" ">>).
+'padLeft:with:'(S, W, P) when is_integer(W), is_binary(P) -> iolist_to_binary([padding(S, W, P), S]).
+'padRight:with:'(S, W, P) when is_integer(W), is_binary(P) -> iolist_to_binary([S, padding(S, W, P)]).
 
 padding(S, W, P) when is_integer(W) ->
     N = W - string:length(S),
@@ -196,12 +232,16 @@ padding(S, W, P) when is_integer(W) ->
 %%% Regular expressions (PCRE through `re`); a pattern is a String or a Regex
 %%% ---------------------------------------------------------------------
 
+%% A pattern is a String or a Regex value; the regex primitives' guards
+%% say so, and beamtalk_bad_arg turns another argument into a TypeError.
+-define(IS_PATTERN(P), (is_binary(P) orelse (is_map(P) andalso map_get('$beamtalk_class', P) =:= 'Regex'))).
+
 pattern(#{'$beamtalk_class' := 'Regex', source := Src} = R) -> {Src, maps:get(options, R, [])};
 pattern(P) when is_binary(P) -> {P, []}.
 
 compiled(P, Extra) ->
     {Src, Opts} = pattern(P),
-    case re:compile(Src, [unicode, ucp | Opts ++ Extra]) of
+    case re:compile(Src, [unicode, ucp | [regex_option(O) || O <- Opts ++ Extra]]) of
         {ok, MP} -> MP;
         {error, {Why, At}} ->
             beamtalk_exception:raise(regex_error, 'String', undefined,
@@ -209,33 +249,39 @@ compiled(P, Extra) ->
                                                                     [At, Why])), nil)
     end.
 
-'matchesRegex:'(S, P) -> re:run(S, compiled(P, []), [{capture, none}]) =:= match.
+'matchesRegex:'(S, P) when ?IS_PATTERN(P) -> re:run(S, compiled(P, []), [{capture, none}]) =:= match.
 
-'matchesRegex:options:'(S, P, Opts) ->
-    re:run(S, compiled(P, [regex_option(O) || O <- Opts]), [{capture, none}]) =:= match.
+'matchesRegex:options:'(S, P, Opts) when ?IS_PATTERN(P), is_list(Opts) ->
+    re:run(S, compiled(P, Opts), [{capture, none}]) =:= match.
 
 regex_option(caseInsensitive) -> caseless;
 regex_option(ignoreCase) -> caseless;
 regex_option(multiline) -> multiline;
 regex_option(dotall) -> dotall;
 regex_option(extended) -> extended;
-regex_option(O) when is_atom(O) -> O.
+regex_option(O) when O =:= caseless; O =:= ungreedy; O =:= anchored; O =:= unicode; O =:= ucp ->
+    O;
+regex_option(O) ->
+    beamtalk_exception:raise(regex_error, 'Regex', undefined,
+                             iolist_to_binary(["Unknown regex option ", beamtalk_print:print_string(O)]),
+                             <<"the options are #caseless (or #caseInsensitive, #ignoreCase), #multiline, "
+                               "#dotall, #extended, #ungreedy, #anchored">>).
 
-'firstMatch:'(S, P) ->
+'firstMatch:'(S, P) when ?IS_PATTERN(P) ->
     case re:run(S, compiled(P, []), [{capture, first, binary}]) of
         {match, [M]} -> M;
         nomatch -> nil
     end.
 
-'allMatches:'(S, P) ->
+'allMatches:'(S, P) when ?IS_PATTERN(P) ->
     case re:run(S, compiled(P, []), [global, {capture, first, binary}]) of
         {match, Ms} -> [M || [M] <- Ms];
         nomatch -> []
     end.
 
-'replaceRegex:with:'(S, P, R) -> re:replace(S, compiled(P, []), escape(R), [{return, binary}]).
-'replaceAllRegex:with:'(S, P, R) -> re:replace(S, compiled(P, []), escape(R), [global, {return, binary}]).
-'splitRegex:'(S, P) -> re:split(S, compiled(P, []), [{return, binary}]).
+'replaceRegex:with:'(S, P, R) when ?IS_PATTERN(P), is_binary(R) -> re:replace(S, compiled(P, []), escape(R), [{return, binary}]).
+'replaceAllRegex:with:'(S, P, R) when ?IS_PATTERN(P), is_binary(R) -> re:replace(S, compiled(P, []), escape(R), [global, {return, binary}]).
+'splitRegex:'(S, P) when ?IS_PATTERN(P) -> re:split(S, compiled(P, []), [{return, binary}]).
 
 %% The replacement is literal text: `&` and `\\` mean nothing special.
 escape(R) -> binary:replace(binary:replace(R, <<"\\">>, <<"\\\\">>, [global]), <<"&">>, <<"\\&">>, [global]).

@@ -10,8 +10,8 @@
 'size'(T) -> tuple_size(T).
 'at:'(T, I) when is_integer(I), I >= 1, I =< tuple_size(T) -> element(I, T);
 'at:'(T, I) when is_integer(I) -> beamtalk_rt:out_of_bounds('Tuple', 'at:', I, tuple_size(T));
-'at:'(_T, _I) ->
-    beamtalk_exception:raise(type_error, 'Tuple', 'at:', <<"Type error in 'at:' on Tuple">>, nil).
+'at:'(_T, I) ->
+    beamtalk_rt:type_error('Tuple', 'at:', I, "an Integer", <<"Type error in 'at:' on Tuple">>).
 'first'(T) -> 'at:'(T, 1).
 'isOk'(T) -> tuple_size(T) > 0 andalso element(1, T) =:= ok.
 'isError'(T) -> tuple_size(T) > 0 andalso element(1, T) =:= error.

@@ -46,8 +46,13 @@ actors() ->
 pid_text(Pid) -> string:trim(list_to_binary(pid_to_list(Pid)), both, "<>").
 
 'actorsOf:'(_Self, S, Cls) ->
-    Name = beamtalk_class:name_of(Cls),
-    {[A || {beamtalk_object, C, _, _} = A <- actors(), beamtalk_class:is_kind_of_class(C, Name)], S}.
+    case catch beamtalk_class:name_of(Cls) of
+        Name when is_atom(Name) ->
+            {[A || {beamtalk_object, C, _, _} = A <- actors(), beamtalk_class:is_kind_of_class(C, Name)], S};
+        _ ->
+            beamtalk_rt:type_error('WorkspaceInterface', 'actorsOf:', Cls, "a class",
+                                   <<"Type error in 'actorsOf:' on WorkspaceInterface">>)
+    end.
 
 %% @doc Classes loaded from a source file that is not part of the stdlib.
 'classes'(_Self, S) ->

@@ -2,7 +2,7 @@
 %% Erlang operation expresses the Beamtalk meaning.
 -module(beamtalk_rt).
 -export([concat/2, array_from_list/1, association/2, out_of_bounds/4, elements/1, cell/2, cell_run/2,
-         state_kept/4, type_error/5]).
+         state_kept/4, type_error/5, arg_text/1]).
 
 %% @doc `a ++ b`: list append for lists, binary concatenation for strings.
 %% A List followed by anything but a List is a type error: Erlang's `++`
@@ -47,6 +47,10 @@ type_error(Class, Sel, Arg, Expected, Message) ->
     Hint = iolist_to_binary(["'", atom_to_binary(Sel, utf8), "' expects ", Expected,
                              " argument; this one is ", short_print(Arg), " (", article(Got), ")"]),
     beamtalk_exception:raise(type_error, Class, Sel, Message, Hint).
+
+%% @doc An argument as a hint shows it: `"x" (a String)`.
+arg_text(V) ->
+    [short_print(V), " (", article(beamtalk_send:class_name(V)), ")"].
 
 short_print(V) ->
     Shown = beamtalk_print:print_string(V),

@@ -43,7 +43,7 @@ removed(Label) when is_atom(Label) ->
 removed(_) -> nil.
 
 hint_for(Label, Sel) ->
-    case elsewhere(Sel) of
+    case case for_class(Label, Sel) of nil -> elsewhere(Sel); Own -> Own end of
         nil ->
             case catch other_side(Label, Sel) of
                 Side when is_binary(Side) -> Side;
@@ -88,8 +88,65 @@ header(S) ->
             end
     end.
 
-%% Selectors of Pharo and Squeak that Beamtalk spells differently (only
-%% reached when the receiver does not understand them).
+%% `#(1, 2) collect: 3`: the collection sent value: to what it was given.
+for_class(Label, Sel) when Sel =:= 'value:'; Sel =:= 'value:value:'; Sel =:= 'value:value:value:' ->
+    {Users, Params} = case Sel of
+                          'value:' -> {"collect:, select:, detect: or do:", "[:x | ...]"};
+                          'value:value:' -> {"inject:into:, sort: or keysAndValuesDo:", "[:a :b | ...]"};
+                          _ -> {"a method taking a three-argument block", "[:a :b :c | ...]"}
+                      end,
+    iolist_to_binary([atom_to_binary(Sel, utf8), " runs a Block: where a method such as ", Users,
+                      " was given ", article(Label), ", give it a Block (", Params, ")"]);
+%% A condition that answered something else than a Boolean (`3 ifTrue:`,
+%% a Set's `select: [:x | nil]`, a Stream filter's `not`).
+for_class(Label, Sel) when Sel =:= 'ifTrue:'; Sel =:= 'ifFalse:'; Sel =:= 'ifTrue:ifFalse:';
+                           Sel =:= 'ifFalse:ifTrue:'; Sel =:= 'not'; Sel =:= 'and:'; Sel =:= 'or:' ->
+    iolist_to_binary([atom_to_binary(Sel, utf8), " is understood by true and false only: this condition answered ",
+                      article(Label), " (blocks given to select:, reject:, detect: and whileTrue: must answer "
+                      "a Boolean too)"]);
+%% Selectors whose Beamtalk spelling depends on the receiver's class.
+for_class('List', 'length') -> <<"size answers the number of elements">>;
+for_class('List', 'contains:') ->
+    <<"anySatisfy: [:x | ...] tests the elements; includes: x looks for one">>;
+for_class('String', 'contains:') -> <<"includesSubstring: \"text\" tests for a substring">>;
+for_class('String', 'at:put:') ->
+    <<"Strings are immutable values: build a new one with ++, take:, drop: or replaceAll:with:">>;
+for_class('Dictionary', 'add:') -> <<"at: key put: value answers a new Dictionary with the pair">>;
+for_class(_, _) -> nil.
+
+%% Selectors of Pharo and Squeak (and Python) that Beamtalk spells
+%% differently (only reached when the receiver does not understand them).
+elsewhere('remove:') ->
+    <<"collections are immutable values: reject: [:x | x = item] answers a new collection without it">>;
+elsewhere(S) when S =:= 'asSortedCollection'; S =:= 'asSortedCollection:'; S =:= 'sorted';
+                  S =:= 'sorted:' ->
+    <<"sort answers a new sorted List (sort: [:a :b | a <= b] with your own order)">>;
+elsewhere('asArray') -> <<"make an Array with Array withAll: aList">>;
+elsewhere('first:') -> <<"take: n answers the first n elements">>;
+elsewhere('last:') -> <<"drop: c size - n answers the last n elements">>;
+elsewhere(S) when S =:= 'append:'; S =:= 'addLast:' ->
+    <<"add: answers a new List with the element at the end (addFirst: at the front)">>;
+elsewhere('with:collect:') ->
+    <<"zip: pairs two Lists; or (1 to: a size) collect: [:i | (a at: i) + (b at: i)]">>;
+elsewhere(S) when S =:= 'sum:'; S =:= 'detectSum:' ->
+    <<"inject: 0 into: [:acc :x | acc + ...] sums; sum adds the elements themselves">>;
+elsewhere('anyOne') -> <<"first answers an element (an error when the collection is empty)">>;
+elsewhere(S) when S =:= 'substrings'; S =:= 'substrings:'; S =:= 'subStrings';
+                  S =:= 'subStrings:'; S =:= 'tokenize:' ->
+    <<"words splits at white space, split: \",\" at a separator">>;
+elsewhere(S) when S =:= 'beginsWith:'; S =:= 'endsWithAnyOf:' ->
+    <<"startsWith: and endsWith: test the ends of a String">>;
+elsewhere(S) when S =:= 'replace:with:'; S =:= 'copyReplacing:with:'; S =:= 'replaceString:withString:' ->
+    <<"replaceAll: \"old\" with: \"new\" (replaceFirst:with: for the first one)">>;
+elsewhere(S) when S =:= 'upper'; S =:= 'lower'; S =:= 'toUpperCase'; S =:= 'toLowerCase' ->
+    <<"uppercase and lowercase convert the case">>;
+elsewhere('len') -> <<"size answers the number of characters (graphemes)">>;
+elsewhere('removeKey:ifAbsent:') ->
+    <<"removeKey: answers a new Dictionary and ignores a missing key; test includesKey: first">>;
+elsewhere('items') -> <<"keys, values and stream (of Associations) answer the contents">>;
+elsewhere('quo:') -> <<"div: truncates toward zero (7 div: 2 is 3); % is the remainder">>;
+elsewhere('to:collect:') ->
+    <<"(1 to: 3) is an Interval: (1 to: 3) collect: [:i | ...] answers a List">>;
 elsewhere('copyFrom:to:') ->
     <<"a List answers from: start to: end; a String (s drop: start - 1) take: end - start + 1">>;
 elsewhere(S) when S =:= 'ifEmpty:'; S =:= 'ifNotEmpty:'; S =:= 'ifEmpty:ifNotEmpty:';
@@ -175,4 +232,12 @@ arity(Name) ->
         <<C, _/binary>> when C >= $a, C =< $z; C >= $A, C =< $Z; C =:= $_ ->
             length(binary:matches(Name, <<":">>));
         _ -> 1
+    end.
+
+%% `an Integer`, `a String`.
+article(Label) ->
+    Name = atom_to_binary(Label, utf8),
+    case Name of
+        <<C, _/binary>> when C =:= $A; C =:= $E; C =:= $I; C =:= $O; C =:= $U -> <<"an ", Name/binary>>;
+        _ -> <<"a ", Name/binary>>
     end.

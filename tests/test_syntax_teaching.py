@@ -126,6 +126,16 @@ def test_comma_is_not_concatenation(src, col, fixed):
     parse(fixed)
 
 
+def test_comma_between_exception_classes_is_not_turned_into_concatenation():
+    """Pharo's `on: ZeroDivide, Error do:` is an exception set; `Error ++
+    TypeError` (what the hint used to suggest) is no such thing."""
+    d = first("[1/0] on: Error, TypeError do: [:e | 1]")
+    assert d.message == "`,` is not an operator in Beamtalk: there are no exception sets"
+    assert (d.span.line, d.span.col) == (1, 16)
+    assert "++" not in d.hint
+    assert "on: Error do:" in d.hint and "] on: TypeError do:" in d.hint
+
+
 def test_comma_in_a_method_body_keeps_the_rest_of_the_class():
     src = 'Object subclass: A\n  foo => "a" , "b"\n  bar => 3'
     module, ds = parse_with_diagnostics(src)

@@ -13,6 +13,7 @@ This module imports nothing from the lexer or parser (both import it).
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from . import ast as A
@@ -81,8 +82,18 @@ def other_operator(op: str):
 
 
 def comma_operator(source: str, start: int, end: int) -> tuple:
-    """``a , b`` → concatenate with ``++``."""
+    """``a , b`` → concatenate with ``++``; ``on: A, B do:`` (Pharo's
+    exception set) → a common superclass or nested handlers."""
     a, b = _line_of(source, start)
+    before = re.search(r"on:\s*([A-Z]\w*)\s*$", source[a:start])
+    after = re.match(r"\s*([A-Z]\w*)\s+do:", source[end:b])
+    if before and after:
+        first_class, second_class = before.group(1), after.group(1)
+        return (
+            "`,` is not an operator in Beamtalk: there are no exception sets",
+            f"catch a class both inherit from (`on: Error do:`), or nest the handlers: "
+            f"`[[...] on: {first_class} do: [...]] on: {second_class} do: [...]`",
+        )
     fixed = source[a:start].rstrip() + " ++ " + source[end:b].lstrip()
     return (
         "`,` is not an operator in Beamtalk: concatenate with ++",
