@@ -74,6 +74,8 @@ field_names(_) ->
 %% which has no `self.v`) reaches the variables `addClassVariable:` declared.
 field_at({beamtalk_object, Tag, beamtalk_class, _} = Cls, Name) when Tag =/= 'Metaclass' ->
     beamtalk_class:class_var(Cls, declared_class_var(Cls, Name, 'fieldAt:'));
+field_at(#{?CK := C}, Name) when not is_atom(Name) ->
+    beamtalk_send:symbol_expected(C, 'fieldAt:', "a field name (a Symbol)", Name);
 field_at(#{?CK := C} = V, Name) ->
     case maps:find(Name, V) of
         {ok, Val} when Name =/= ?CK -> Val;

@@ -125,6 +125,28 @@ elsewhere('instVarNamed:') ->
     <<"read a field with fieldAt: #name">>;
 elsewhere('instVarNamed:put:') ->
     <<"write a field with fieldAt: #name put: value">>;
+elsewhere(S) when S =:= 'instVarAt:'; S =:= 'instVarAt:put:' ->
+    <<"fields are reached by name: fieldNames lists them, fieldAt: #name reads one "
+      "(fieldAt: #name put: value writes an actor's)">>;
+elsewhere(S) when S =:= 'instVarNames'; S =:= 'instanceVariableNames:'; S =:= 'allInstVarNames' ->
+    <<"a class lists its fields with fieldNames (allFieldNames with the inherited ones)">>;
+elsewhere(S) when S =:= 'allInstances'; S =:= 'allInstancesDo:'; S =:= 'instanceCount' ->
+    <<"values have no identity to enumerate; the live actors of a class are Workspace actorsOf: "
+      "TheClass">>;
+elsewhere(S) when S =:= 'compiledMethodAt:'; S =:= 'lookupSelector:' ->
+    <<"C >> #sel answers the CompiledMethod C defines (whichClassIncludesSelector: #sel finds "
+      "the class that defines an inherited one)">>;
+elsewhere('sourceCodeAt:') ->
+    <<"(C >> #sel) source answers a method's source">>;
+elsewhere('methodDict') ->
+    <<"methods lists the selectors a class defines (allMethods with the inherited ones); "
+      "C >> #sel answers one">>;
+elsewhere(S) when S =:= 'comment'; S =:= 'comment:' ->
+    <<"a class's comment is its doc (doc: \"text\" sets it; a /// comment above the class "
+      "header writes it)">>;
+elsewhere('printOn:') ->
+    <<"printString answers the developer text and displayString the user text; override "
+      "printString to change both">>;
 elsewhere('even') -> <<"did you mean 'isEven'?">>;
 elsewhere('odd') -> <<"did you mean 'isOdd'?">>;
 elsewhere('withIndexDo:') ->
