@@ -47,7 +47,11 @@ hint_for(Label, Sel) ->
         nil ->
             case catch other_side(Label, Sel) of
                 Side when is_binary(Side) -> Side;
-                _ -> near(Label, Sel)
+                _ ->
+                    case catch field_accessor(Label, Sel) of
+                        Field when is_binary(Field) -> Field;
+                        _ -> near(Label, Sel)
+                    end
             end;
         Text -> Text
     end.
@@ -73,6 +77,27 @@ other_side(Label, Sel) ->
             true = maps:is_key(Sel, beamtalk_class:class_side_methods(binary_to_existing_atom(Base, utf8))),
             <<S/binary, " is a class-side method of ", Base/binary, ": send it to the class (",
               Base/binary, " ", (header(S))/binary, ")">>
+    end.
+
+%% A field's name sent as a message (`r w` for a `w` field): only `Value
+%% subclass:` classes get accessors (spec semantics 3.3), so an Object or
+%% Actor subclass, typed or built with ClassBuilder, answers DNU; say how
+%% to reach the field.  Fails (caught by hint_for/2) for any other selector.
+field_accessor(Label, Sel) ->
+    S = atom_to_binary(Sel, utf8),
+    C = atom_to_binary(Label, utf8),
+    Fields = beamtalk_actor:fields_of(Label),
+    case arity(S) of
+        0 ->
+            true = lists:member(Sel, Fields),
+            <<S/binary, " is a field of ", C/binary, ", which has no accessor for it (only a Value "
+              "subclass gets them): define ", S/binary, " => self.", S/binary, ", or read it with "
+              "fieldAt: #", S/binary>>;
+        1 ->
+            F = binary:part(S, 0, byte_size(S) - 1),
+            true = lists:member(binary_to_existing_atom(F, utf8), Fields),
+            <<F/binary, " is a field of ", C/binary, ", which has no setter for it: define ",
+              F/binary, ": x => self.", F/binary, " := x">>
     end.
 
 %% `start`, `at: a put: b`, `+ a`: a selector written as a method header.
