@@ -17,6 +17,13 @@
          true -> beamtalk_class:class_object(Name);
          false -> nil
      end, S};
+'classNamed:'(Self, S, Name) when is_binary(Name) ->
+    %% Pharo's habit, `Smalltalk classNamed: 'Integer'`: a String names the
+    %% class too (it answered nil, as for a class that does not exist)
+    try binary_to_existing_atom(Name, utf8) of
+        A -> 'classNamed:'(Self, S, A)
+    catch error:badarg -> {nil, S}
+    end;
 'classNamed:'(_Self, S, _) -> {nil, S}.
 
 'globals'(_Self, S) ->
@@ -35,6 +42,8 @@
                        "Instance methods:\n", [["  ", atom_to_binary(Sel), "\n"] || Sel <- Own]]), S}.
 
 %% @doc `Integer >> sel` and the method's doc; inherited ones say where from.
+'help:selector:'(_Self, _S, _Cls, Sel) when not is_atom(Sel) ->
+    beamtalk_send:symbol_expected('BeamtalkInterface', 'help:selector:', "a selector (a Symbol)", Sel);
 'help:selector:'(_Self, S, Cls, Sel) ->
     Name = name(Cls),
     case beamtalk_class:is_kind_of_class(Name, Name) andalso

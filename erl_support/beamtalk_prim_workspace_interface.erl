@@ -45,9 +45,14 @@ actors() ->
 
 pid_text(Pid) -> string:trim(list_to_binary(pid_to_list(Pid)), both, "<>").
 
-'actorsOf:'(_Self, S, Cls) ->
+'actorsOf:'(_Self, S, {beamtalk_object, _, beamtalk_class, _} = Cls) ->
     Name = beamtalk_class:name_of(Cls),
-    {[A || {beamtalk_object, C, _, _} = A <- actors(), beamtalk_class:is_kind_of_class(C, Name)], S}.
+    {[A || {beamtalk_object, C, _, _} = A <- actors(), beamtalk_class:is_kind_of_class(C, Name)], S};
+'actorsOf:'(_Self, _S, Other) ->
+    beamtalk_exception:raise(type_error, 'WorkspaceInterface', 'actorsOf:',
+                             iolist_to_binary(["actorsOf: expects a class, not ",
+                                               beamtalk_print:print_string(Other)]),
+                             <<"pass the class itself: Workspace actorsOf: Counter">>).
 
 %% @doc Classes loaded from a source file that is not part of the stdlib.
 'classes'(_Self, S) ->
