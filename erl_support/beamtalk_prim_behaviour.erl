@@ -119,6 +119,11 @@ metaclass_new(N) ->
         #{doc := D} -> D;
         _ -> nil
     end.
+'doc:'(Self, Text) when not is_binary(Text), Text =/= nil ->
+    N = atom_to_binary(beamtalk_class:name_of(Self), utf8),
+    beamtalk_exception:raise(type_error, beamtalk_class:name_of(Self), 'doc:',
+                             iolist_to_binary(["doc: expects a String, not ", beamtalk_print:print_string(Text)]),
+                             iolist_to_binary([N, " doc: \"what the class is for\" (nil removes the doc)"]));
 'doc:'(Self, Text) ->
     beamtalk_class:set_doc(beamtalk_class:name_of(Self), Text),
     Self.
