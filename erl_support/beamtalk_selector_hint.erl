@@ -161,6 +161,10 @@ elsewhere(S) when S =:= 'allInstances'; S =:= 'allInstancesDo:'; S =:= 'instance
 elsewhere(S) when S =:= 'compiledMethodAt:'; S =:= 'lookupSelector:' ->
     <<"C >> #sel answers the CompiledMethod C defines (whichClassIncludesSelector: #sel finds "
       "the class that defines an inherited one)">>;
+elsewhere(S) when S =:= 'valueWithReceiver:arguments:'; S =:= 'valueWithReceiver:' ->
+    <<"run a method by its selector: receiver perform: aMethod selector withArguments: args">>;
+elsewhere('argumentCount') ->
+    <<"a Block and a Symbol answer numArgs (argumentCount is a CompiledMethod's)">>;
 elsewhere('sourceCodeAt:') ->
     <<"(C >> #sel) source answers a method's source">>;
 elsewhere('methodDict') ->
