@@ -46,7 +46,7 @@ def test_runtime_provides_every_abi_function(ebin):
 
     arities = {
         "send": 3, "super_send": 4, "self_send": 4, "super_self_send": 5, "cast": 3,
-        "class_of": 1, "responds_to": 2, "global": 1, "method_class": 1, "define": 1, "class_var": 2,
+        "class_of": 1, "responds_to": 2, "global": 1, "define": 1, "class_var": 2,
         "set_class_var": 3, "value": 2, "on_do": 3, "ensure": 2, "if_curtailed": 2,
         "user_error": 2, "raise": 5, "print_string": 1, "display_string": 1, "concat": 2,
         "array_from_list": 1, "association": 2, "call": 3, "no_match": 1, "make_ref": 0,
