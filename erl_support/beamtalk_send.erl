@@ -171,7 +171,10 @@ super_self_send(Def, Self, State, Sel, Args) ->
         end,
     case T of
         #{Sel := {a, F}} -> apply_a(F, Self, State, Args);
-        #{Sel := {v, F}} -> {apply_v(F, Self, Args), State};
+        %% a ClassBuilder block method of an actor superclass: runs against
+        %% this actor's state, as `invoke` runs one (its `me fieldAt:` would
+        %% otherwise be a call to this very process)
+        #{Sel := {v, F}} -> invoke_v(F, Self, State, Args);
         _ -> super_dnu(Def, Self, Sel)
     end.
 
