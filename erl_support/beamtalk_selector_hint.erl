@@ -42,7 +42,18 @@ removed(Label) when is_atom(Label) ->
     end;
 removed(_) -> nil.
 
-hint_for(Label, Sel) ->
+hint_for('Symbol', Sel) ->
+    %% `sel startsWith: "get"` in a doesNotUnderstand: method: the selector
+    %% is a Symbol, which is not a String (spec semantics 7)
+    case maps:is_key(Sel, beamtalk_class:instance_methods('String')) of
+        true ->
+            S = atom_to_binary(Sel, utf8),
+            <<"a Symbol is not a String: send asString first (aSymbol asString ", (header(S))/binary, ")">>;
+        false -> hint_for2('Symbol', Sel)
+    end;
+hint_for(Label, Sel) -> hint_for2(Label, Sel).
+
+hint_for2(Label, Sel) ->
     case elsewhere(Sel) of
         nil ->
             case catch other_side(Label, Sel) of
