@@ -164,7 +164,10 @@ elsewhere('instVarNamed:put:') ->
 elsewhere(S) when S =:= 'instVarAt:'; S =:= 'instVarAt:put:' ->
     <<"fields are reached by name: fieldNames lists them, fieldAt: #name reads one "
       "(fieldAt: #name put: value writes an actor's)">>;
-elsewhere(S) when S =:= 'instVarNames'; S =:= 'instanceVariableNames:'; S =:= 'allInstVarNames' ->
+elsewhere(S) when S =:= 'instanceVariableNames:'; S =:= 'addInstVarNamed:' ->
+    <<"add a field to a live class with its builder: C classBuilder addField: #x default: nil; "
+      "register (or define the class again with state: x = ...)">>;
+elsewhere(S) when S =:= 'instVarNames'; S =:= 'allInstVarNames' ->
     <<"a class lists its fields with fieldNames (allFieldNames with the inherited ones)">>;
 elsewhere(S) when S =:= 'allInstances'; S =:= 'allInstancesDo:'; S =:= 'instanceCount' ->
     <<"values have no identity to enumerate; the live actors of a class are Workspace actorsOf: "
