@@ -56,11 +56,13 @@ hint_for(Label, Sel) -> hint_for2(Label, Sel).
 hint_for2(Label, Sel) ->
     case elsewhere(Sel) of
         nil ->
-            case catch other_side(Label, Sel) of
-                Side when is_binary(Side) -> Side;
+            %% a field first: `me name` for a `name` field is not the
+            %% class-side `name` every class answers
+            case catch field_accessor(Label, Sel) of
+                Field when is_binary(Field) -> Field;
                 _ ->
-                    case catch field_accessor(Label, Sel) of
-                        Field when is_binary(Field) -> Field;
+                    case catch other_side(Label, Sel) of
+                        Side when is_binary(Side) -> Side;
                         _ -> near(Label, Sel)
                     end
             end;
