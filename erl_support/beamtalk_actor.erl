@@ -247,7 +247,14 @@ handle_call({Sel, Args}, {Caller, _}, State0) when is_atom(Sel), is_list(Args) -
     %% Who is waiting on this message: the Transcript follows it to route
     %% text an actor writes for an evaluation to that evaluation's output.
     put('$bt_caller', Caller),
-    {T, State} = current(State0),
+    case current(State0) of
+        {not_actor, Kind} -> {reply, {error, error, not_actor(State0, Sel, Kind), []}, State0};
+        {T, State} -> run_call(T, State0, State, Sel, Args)
+    end;
+handle_call(_Other, _From, State) ->
+    {reply, {error, error, badarg, []}, State}.
+
+run_call(T, State0, State, Sel, Args) ->
     Self = get('$bt_self'),
     try beamtalk_send:invoke(T, Self, State, Sel, Args) of
         {Result, State1} when is_map(State1) ->
@@ -263,19 +270,33 @@ handle_call({Sel, Args}, {Caller, _}, State0) when is_atom(Sel), is_list(Args) -
                 {ok, Ex} -> {reply, {error, error, Ex, S}, State};
                 none -> {reply, {error, C, beamtalk_exception:clean(R), S}, State}
             end
-    end;
-handle_call(_Other, _From, State) ->
-    {reply, {error, error, badarg, []}, State}.
+    end.
+
+%% The actor's class was redefined as an Object or Value subclass: its
+%% methods are now value methods of map instances and cannot run on this
+%% process's state (they failed on the first field read).  The actor keeps
+%% its state and answers again once the class is an Actor subclass again.
+not_actor(#{?CK := Class}, Sel, Kind) ->
+    C = atom_to_binary(Class, utf8),
+    What = case Kind of value -> <<"a Value subclass">>; _ -> <<"an Object subclass">> end,
+    beamtalk_exception:new(runtime_error, Class, Sel,
+                           iolist_to_binary(["Cannot send '", atom_to_binary(Sel, utf8), "' to a ", C,
+                                             " actor: ", C, " is now ", What, ", not an Actor"]),
+                           iolist_to_binary(["define ", C, " as an Actor subclass again to reach this "
+                                             "actor, or make new instances with ", C, " new"])).
 
 handle_cast({cast, Sel, Args}, State0) when is_atom(Sel), is_list(Args) ->
     erase('$bt_caller'),                 % nobody waits: background work
-    {T, State} = current(State0),
-    try beamtalk_send:invoke(T, get('$bt_self'), State, Sel, Args) of
-        {_Result, State1} when is_map(State1) ->
-            snapshot(State0, State1),
-            {noreply, State1};
-        _ -> {noreply, State}
-    catch _:_ -> {noreply, State}
+    case current(State0) of
+        {not_actor, _} -> {noreply, State0};
+        {T, State} ->
+            try beamtalk_send:invoke(T, get('$bt_self'), State, Sel, Args) of
+                {_Result, State1} when is_map(State1) ->
+                    snapshot(State0, State1),
+                    {noreply, State1};
+                _ -> {noreply, State}
+            catch _:_ -> {noreply, State}
+            end
     end;
 handle_cast(_Msg, State) ->
     {noreply, State}.
@@ -305,6 +326,7 @@ bad_method_result(Sel, Other) ->
 current(#{?CK := Class, '__version__' := V} = State) ->
     case persistent_term:get(Class, undefined) of
         #{'$info' := #{version := V}} = T -> {T, State};
+        #{'$info' := #{kind := Kind}} when Kind =:= value; Kind =:= object -> {not_actor, Kind};
         #{'$info' := Info} = T -> {T, upgrade(State, Info)};
         _ -> {#{}, State}
     end;

@@ -56,7 +56,7 @@
 -behaviour(gen_server).
 
 %% Generated code (runtime_abi.py)
--export([define/1, global/1, method_target/1, class_var/2, set_class_var/3, info/1, add_method/4,
+-export([define/1, global/1, class_var/2, set_class_var/3, info/1, add_method/4,
          remove_method/3]).
 -export([define_unbooted/1, define_with_warnings/1, define_stdlib/1]).
 %% Workspace globals
@@ -141,17 +141,6 @@ global(Name) ->
                 [{_, V}] -> V;
                 _ -> not_found(Name)
             end
-    end.
-
-%% @doc The class of `Name >> sel => body` (spec repl.md §5.1): global/1,
-%% with the spec's text when there is no such class.
-method_target(Name) ->
-    try global(Name)
-    catch error:_ ->
-            beamtalk_exception:raise(class_not_found, undefined, undefined,
-                                     iolist_to_binary(["Class not found: ", to_bin(Name),
-                                                       ". Define the class first before adding methods."]),
-                                     beamtalk_class_hint:hint(Name))
     end.
 
 not_found(Name) ->

@@ -123,7 +123,12 @@ editable_entry(Name, Action, Key) ->
 %% The entry remembers its extensions so that they can be replaced and removed.
 extendable_entry(Name, Sel, ClassSide) ->
     E = case beamtalk_class:entry(Name) of
-            undefined -> beamtalk_class:not_found(Name);
+            undefined ->
+                %% `Nope >> foo => 1`: spec repl.md 5.1's text
+                beamtalk_exception:raise(class_not_found, undefined, undefined,
+                                         iolist_to_binary(["Class not found: ", to_bin(Name),
+                                                           ". Define the class first before adding methods."]),
+                                         beamtalk_class_hint:hint(Name));
             E0 -> E0
         end,
     case maps:get(protected, E, false) of

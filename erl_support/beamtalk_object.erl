@@ -74,6 +74,10 @@ field_names(_) ->
 %% which has no `self.v`) reaches the variables `addClassVariable:` declared.
 field_at({beamtalk_object, Tag, beamtalk_class, _} = Cls, Name) when Tag =/= 'Metaclass' ->
     beamtalk_class:class_var(Cls, declared_class_var(Cls, Name, 'fieldAt:'));
+field_at({beamtalk_object, 'Metaclass', beamtalk_class, _} = Meta, Name) ->
+    metaclass_has_no_fields(Meta, 'fieldAt:', Name);
+field_at(#{?CK := C}, Name) when not is_atom(Name) ->
+    beamtalk_send:symbol_expected(C, 'fieldAt:', "a field name (a Symbol)", Name);
 field_at(#{?CK := C} = V, Name) ->
     case maps:find(Name, V) of
         {ok, Val} when Name =/= ?CK -> Val;
@@ -91,6 +95,8 @@ field_at(V, _Name) ->
 %% one of its class variables (see field_at/2).
 field_at_put({beamtalk_object, Tag, beamtalk_class, _} = Cls, Name, Value) when Tag =/= 'Metaclass' ->
     beamtalk_class:set_class_var(Cls, declared_class_var(Cls, Name, 'fieldAt:put:'), Value);
+field_at_put({beamtalk_object, 'Metaclass', beamtalk_class, _} = Meta, Name, _Value) ->
+    metaclass_has_no_fields(Meta, 'fieldAt:put:', Name);
 field_at_put(V, _Name, _Value) ->
     C = beamtalk_send:class_name(V),
     beamtalk_exception:raise(immutable_value, C, 'fieldAt:put:',
@@ -98,6 +104,15 @@ field_at_put(V, _Name, _Value) ->
                                                atom_to_binary(C, utf8), " (immutable value)"]),
                              <<"Values are immutable: use withSlot: (e.g. withX:) to get an "
                                "updated copy">>).
+
+%% `Counter class fieldAt: #n`: it said "on Metaclass (primitive values
+%% have no fields)"; the variables are the class's.
+metaclass_has_no_fields(Meta, Sel, Name) ->
+    C = atom_to_binary(beamtalk_class:name_of(Meta), utf8),
+    beamtalk_exception:raise(runtime_error, 'Metaclass', Sel,
+                             <<C/binary, " class has no fields">>,
+                             iolist_to_binary(["class variables belong to the class: ", C,
+                                               " fieldAt: ", beamtalk_print:print_string(Name)])).
 
 %% @doc A field read (`self.y`, `p.y`) that found no such key: a value made
 %% before its class gained the field reads the field's default (values are

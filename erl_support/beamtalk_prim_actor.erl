@@ -11,12 +11,16 @@
          'perform:with:'/4, 'perform:with:with:'/5,
          'class spawn'/1, 'class spawnWith:'/2, 'class spawnOn:'/2, 'class new'/1, 'class new:'/2]).
 
+'fieldAt:'(Self, _State, Name) when not is_atom(Name) ->
+    beamtalk_send:symbol_expected(element(2, Self), 'fieldAt:', "a field name (a Symbol)", Name);
 'fieldAt:'(Self, State, Name) ->
     case lists:member(Name, beamtalk_actor:fields_of(element(2, Self))) of
         true -> {maps:get(Name, State, nil), State};
         false -> {no_field(Self, 'fieldAt:', Name), State}
     end.
 
+'fieldAt:put:'(Self, _State, Name, _Value) when not is_atom(Name) ->
+    beamtalk_send:symbol_expected(element(2, Self), 'fieldAt:put:', "a field name (a Symbol)", Name);
 'fieldAt:put:'(Self, State, Name, Value) ->
     case lists:member(Name, beamtalk_actor:fields_of(element(2, Self))) of
         true -> {Value, State#{Name => Value}};
@@ -45,13 +49,16 @@ no_field(Self, Sel, Name) ->
 'perform:'(Self, State, Sel) -> perform(Self, State, Sel, []).
 'perform:with:'(Self, State, Sel, A) -> perform(Self, State, Sel, [A]).
 'perform:with:with:'(Self, State, Sel, A, B) -> perform(Self, State, Sel, [A, B]).
-'perform:withArguments:'(Self, State, Sel, Args) when is_list(Args) -> perform(Self, State, Sel, Args).
+'perform:withArguments:'(Self, State, Sel, Args) -> perform(Self, State, Sel, Args).
 
-perform(Self, State, Sel, Args) when is_atom(Sel) ->
+perform(Self, State, Sel, Args) when is_atom(Sel), is_list(Args) ->
     case beamtalk_send:selector_arity(Sel) =:= length(Args) of
         true -> beamtalk_send:self_send(Self, State, Sel, Args);
         false -> {beamtalk_send:perform(Self, Sel, Args), State}   % raises the arity error
-    end.
+    end;
+perform(Self, State, Sel, Args) ->
+    %% not a Symbol, or not a List of arguments: the same TypeError as a value's
+    {beamtalk_send:perform(Self, Sel, Args), State}.
 
 'class spawn'(Cls) -> beamtalk_actor:spawn(beamtalk_class:name_of(Cls), #{}).
 'class spawnWith:'(Cls, Map) -> beamtalk_actor:spawn(beamtalk_class:name_of(Cls), Map).

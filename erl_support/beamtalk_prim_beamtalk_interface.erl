@@ -42,6 +42,8 @@
                        "Instance methods:\n", [["  ", atom_to_binary(Sel), "\n"] || Sel <- Own]]), S}.
 
 %% @doc `Integer >> sel` and the method's doc; inherited ones say where from.
+'help:selector:'(_Self, _S, _Cls, Sel) when not is_atom(Sel) ->
+    beamtalk_send:symbol_expected('BeamtalkInterface', 'help:selector:', "a selector (a Symbol)", Sel);
 'help:selector:'(_Self, S, Cls, Sel) ->
     Name = name(Cls),
     case beamtalk_class:is_kind_of_class(Name, Name) andalso

@@ -135,6 +135,8 @@ metaclass_new(N) ->
     end.
 
 %% @doc `C >> #sel`: the CompiledMethod of a method the class defines.
+'>>'(Self, Sel) when not is_atom(Sel) ->
+    beamtalk_send:symbol_expected(beamtalk_class:name_of(Self), '>>', "a selector (a Symbol)", Sel);
 '>>'(Self, Sel) ->
     B = b(Self),
     Name = beamtalk_class:name_of(Self),

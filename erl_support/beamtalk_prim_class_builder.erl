@@ -18,6 +18,9 @@
 %% a root class (no superclass).
 -module(beamtalk_prim_class_builder).
 
+-define(SPENT, <<"this builder has stopped (a ClassBuilder is single use): "
+                 "start again with a new one, e.g. Object classBuilder name: #Foo; ...; register">>).
+
 -export(['name:'/3, 'superclass:'/3, 'fields:'/3, 'methods:'/3,
          'classMethods:'/3, 'classVars:'/3, 'modifiers:'/3, 'info:'/3,
          'addField:default:'/4, 'addMethod:body:'/4,
@@ -34,7 +37,7 @@
 'superclass:'(_Self, State, {beamtalk_object, Tag, beamtalk_class, _} = Cls) when Tag =/= 'Metaclass' ->
     {Cls, State#{superclassRef => Cls, explicitSuperclass => true}};
 'superclass:'(_Self, State, Name) when is_atom(Name), Name =/= nil ->
-    Cls = beamtalk_class:class_object(Name),
+    Cls = stopping_on_error(fun() -> beamtalk_class:class_object(Name) end),
     {Cls, State#{superclassRef => Cls, explicitSuperclass => true}};
 'superclass:'(_Self, _State, _) ->
     err(<<"ClassBuilder superclass: requires a class">>).
@@ -71,6 +74,7 @@ constant(V) -> fun() -> V end.
 %% is looked at (the block is usually fine).
 check_selector(Sel, _Before, _After) when is_atom(Sel), Sel =/= nil, Sel =/= true, Sel =/= false -> ok;
 check_selector(Sel, Before, After) ->
+    beamtalk_actor:stop_self(),                % see err/1
     Example = case is_binary(Sel) andalso re:run(Sel, "^[a-z_][A-Za-z0-9_:]*$", [unicode]) of
                   {match, _} -> Sel;
                   _ -> <<"foo">>
@@ -338,5 +342,19 @@ superclass_differs(Name, Own, Asked) ->
 name_text(nil) -> <<"nil">>;
 name_text(A) -> atom_to_binary(A).
 
+%% A builder that refuses part of a description stops, as `register` does:
+%% the cascade that sent it (`Object classBuilder name: nil; register`) ends
+%% at the error, never reaches `register`, and nobody holds the builder, so
+%% keeping it alive would leak one process per mistake.
 err(Msg) ->
-    beamtalk_exception:raise(runtime_error, 'ClassBuilder', undefined, Msg, nil).
+    beamtalk_actor:stop_self(),
+    beamtalk_exception:raise(runtime_error, 'ClassBuilder', undefined, Msg, ?SPENT).
+
+%% A Beamtalk error raised by something the builder called (`superclass:
+%% #Nope` finding no class) stops it the same way.
+stopping_on_error(Fun) ->
+    try Fun()
+    catch error:R:St ->
+        beamtalk_actor:stop_self(),
+        erlang:raise(error, R, St)
+    end.

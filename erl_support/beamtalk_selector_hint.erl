@@ -42,12 +42,29 @@ removed(Label) when is_atom(Label) ->
     end;
 removed(_) -> nil.
 
-hint_for(Label, Sel) ->
+hint_for('Symbol', Sel) ->
+    %% `sel startsWith: "get"` in a doesNotUnderstand: method: the selector
+    %% is a Symbol, which is not a String (spec semantics 7)
+    case maps:is_key(Sel, beamtalk_class:instance_methods('String')) of
+        true ->
+            S = atom_to_binary(Sel, utf8),
+            <<"a Symbol is not a String: send asString first (aSymbol asString ", (header(S))/binary, ")">>;
+        false -> hint_for2('Symbol', Sel)
+    end;
+hint_for(Label, Sel) -> hint_for2(Label, Sel).
+
+hint_for2(Label, Sel) ->
     case case for_class(Label, Sel) of nil -> elsewhere(Sel); Own -> Own end of
         nil ->
-            case catch other_side(Label, Sel) of
-                Side when is_binary(Side) -> Side;
-                _ -> near(Label, Sel)
+            %% a field first: `me name` for a `name` field is not the
+            %% class-side `name` every class answers
+            case catch field_accessor(Label, Sel) of
+                Field when is_binary(Field) -> Field;
+                _ ->
+                    case catch other_side(Label, Sel) of
+                        Side when is_binary(Side) -> Side;
+                        _ -> near(Label, Sel)
+                    end
             end;
         Text -> Text
     end.
@@ -73,6 +90,27 @@ other_side(Label, Sel) ->
             true = maps:is_key(Sel, beamtalk_class:class_side_methods(binary_to_existing_atom(Base, utf8))),
             <<S/binary, " is a class-side method of ", Base/binary, ": send it to the class (",
               Base/binary, " ", (header(S))/binary, ")">>
+    end.
+
+%% A field's name sent as a message (`r w` for a `w` field): only `Value
+%% subclass:` classes get accessors (spec semantics 3.3), so an Object or
+%% Actor subclass, typed or built with ClassBuilder, answers DNU; say how
+%% to reach the field.  Fails (caught by hint_for/2) for any other selector.
+field_accessor(Label, Sel) ->
+    S = atom_to_binary(Sel, utf8),
+    C = atom_to_binary(Label, utf8),
+    Fields = beamtalk_actor:fields_of(Label),
+    case arity(S) of
+        0 ->
+            true = lists:member(Sel, Fields),
+            <<S/binary, " is a field of ", C/binary, ", which has no accessor for it (only a Value "
+              "subclass gets them): define ", S/binary, " => self.", S/binary, ", or read it with "
+              "fieldAt: #", S/binary>>;
+        1 ->
+            F = binary:part(S, 0, byte_size(S) - 1),
+            true = lists:member(binary_to_existing_atom(F, utf8), Fields),
+            <<F/binary, " is a field of ", C/binary, ", which has no setter for it: define ",
+              F/binary, ": x => self.", F/binary, " := x">>
     end.
 
 %% `start`, `at: a put: b`, `+ a`: a selector written as a method header.
@@ -182,6 +220,35 @@ elsewhere('instVarNamed:') ->
     <<"read a field with fieldAt: #name">>;
 elsewhere('instVarNamed:put:') ->
     <<"write a field with fieldAt: #name put: value">>;
+elsewhere(S) when S =:= 'instVarAt:'; S =:= 'instVarAt:put:' ->
+    <<"fields are reached by name: fieldNames lists them, fieldAt: #name reads one "
+      "(fieldAt: #name put: value writes an actor's)">>;
+elsewhere(S) when S =:= 'instanceVariableNames:'; S =:= 'addInstVarNamed:' ->
+    <<"add a field to a live class with its builder: C classBuilder addField: #x default: nil; "
+      "register (or define the class again with state: x = ...)">>;
+elsewhere(S) when S =:= 'instVarNames'; S =:= 'allInstVarNames' ->
+    <<"a class lists its fields with fieldNames (allFieldNames with the inherited ones)">>;
+elsewhere(S) when S =:= 'allInstances'; S =:= 'allInstancesDo:'; S =:= 'instanceCount' ->
+    <<"values have no identity to enumerate; the live actors of a class are Workspace actorsOf: "
+      "TheClass">>;
+elsewhere(S) when S =:= 'compiledMethodAt:'; S =:= 'lookupSelector:' ->
+    <<"C >> #sel answers the CompiledMethod C defines (whichClassIncludesSelector: #sel finds "
+      "the class that defines an inherited one)">>;
+elsewhere(S) when S =:= 'valueWithReceiver:arguments:'; S =:= 'valueWithReceiver:' ->
+    <<"run a method by its selector: receiver perform: aMethod selector withArguments: args">>;
+elsewhere('argumentCount') ->
+    <<"a Block and a Symbol answer numArgs (argumentCount is a CompiledMethod's)">>;
+elsewhere('sourceCodeAt:') ->
+    <<"(C >> #sel) source answers a method's source">>;
+elsewhere('methodDict') ->
+    <<"methods lists the selectors a class defines (allMethods with the inherited ones); "
+      "C >> #sel answers one">>;
+elsewhere(S) when S =:= 'comment'; S =:= 'comment:' ->
+    <<"a class's comment is its doc (doc: \"text\" sets it; a /// comment above the class "
+      "header writes it)">>;
+elsewhere('printOn:') ->
+    <<"printString answers the developer text and displayString the user text; override "
+      "printString to change both">>;
 elsewhere('even') -> <<"did you mean 'isEven'?">>;
 elsewhere('odd') -> <<"did you mean 'isOdd'?">>;
 elsewhere('withIndexDo:') ->

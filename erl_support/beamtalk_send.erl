@@ -24,7 +24,7 @@
 %% Runtime API
 -export([send_value/4]).
 -export([class_name/1, class_label/1, perform/3, table_of/1, lookup/2,
-         apply_v/3, apply_a/4, invoke/5, selector_arity/1]).
+         apply_v/3, apply_a/4, invoke/5, selector_arity/1, symbol_expected/4]).
 
 -define(CK, '$beamtalk_class').
 
@@ -171,7 +171,10 @@ super_self_send(Def, Self, State, Sel, Args) ->
         end,
     case T of
         #{Sel := {a, F}} -> apply_a(F, Self, State, Args);
-        #{Sel := {v, F}} -> {apply_v(F, Self, Args), State};
+        %% a ClassBuilder block method of an actor superclass: runs against
+        %% this actor's state, as `invoke` runs one (its `me fieldAt:` would
+        %% otherwise be a call to this very process)
+        #{Sel := {v, F}} -> invoke_v(F, Self, State, Args);
         _ -> super_dnu(Def, Self, Sel)
     end.
 
@@ -280,9 +283,27 @@ perform(R, Sel, Args) when is_atom(Sel) ->
     beamtalk_exception:raise(type_error, class_label(R), 'perform:withArguments:',
                              <<"perform:withArguments: expects a List of arguments">>,
                              nil, #{args => Args});
-perform(R, _Sel, _Args) ->
-    beamtalk_exception:raise(type_error, class_label(R), 'perform:',
-                             <<"perform: expects a Symbol">>, nil).
+perform(R, Sel, _Args) ->
+    symbol_expected(class_label(R), 'perform:', "a Symbol", Sel).
+
+%% @doc A reflective message given something other than a Symbol where a
+%% selector or field name goes (`perform: "size"`, `fieldAt: "x"`, `C >>
+%% "foo"`): a TypeError that shows what it got and how to write the Symbol.
+%% Without it a String fell through to a raw `function_clause`, or to
+%% "has no field 'x'" / "does not define 'foo'" for a name that exists.
+symbol_expected(Class, Sel, What, Got) ->
+    Msg = iolist_to_binary([atom_to_binary(Sel, utf8), " expects ", What, ", not ",
+                            beamtalk_print:print_string(Got)]),
+    Hint = case Got of
+               <<_, _/binary>> ->
+                   case re:run(Got, "^[A-Za-z_][A-Za-z0-9_]*(:([A-Za-z_][A-Za-z0-9_]*:)*)?$",
+                               [unicode, {capture, none}]) of
+                       match -> iolist_to_binary(["write #", Got, " (a Symbol), or send asSymbol to the String"]);
+                       nomatch -> <<"send asSymbol to the String">>
+                   end;
+               _ -> <<"a selector or field name is a Symbol, such as #size">>
+           end,
+    beamtalk_exception:raise(type_error, Class, Sel, Msg, Hint).
 
 selector_arity(Sel) ->
     S = atom_to_list(Sel),

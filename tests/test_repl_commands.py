@@ -66,6 +66,30 @@ async def test_help_class_selector(repl):
     assert out.text.startswith("Integer >> + (inherited from Number)")
 
 
+async def test_help_class_side_as_pharo_writes_it(repl):
+    # `DocLine class` is the metaclass: its help lists the class side
+    # (it showed the instance method `class` inherited from ProtoObject), and
+    # `:help DocLine class origin` is the class-side method (it was a usage error).
+    await run(repl, DOC_CLASS)
+    out = await run(repl, ":help DocLine class origin")
+    assert (out.ok, out.text) == (True, "DocLine class >> origin\n  The point at zero.")
+    out = await run(repl, ":help DocLine class new")
+    assert out.ok and out.text.startswith("DocLine class >> new (inherited from ")
+    out = await run(repl, ":help DocLine class double")
+    assert (out.ok, out.text) == (
+        False, "DocLine class does not understand double. Use :help DocLine class to see available methods.")
+    out = await run(repl, ":help DocLine class")
+    assert out.ok, out.text
+    lines = out.text.splitlines()
+    assert lines[0] == "== DocLine class < Value class =="
+    assert "Class methods:" in lines and "  origin — The point at zero." in lines
+    assert "double" not in out.text
+    assert lines[-1] == "Use :help DocLine class <selector> for one method."
+    # the instance method `class` is still reachable by its selector
+    out = await run(repl, ":help DocLine yourself")
+    assert out.ok and out.text.startswith("DocLine >> yourself (inherited from Object)")
+
+
 async def test_help_unknown_class_and_selector_texts(repl):
     out = await run(repl, ":help NoSuchClassQq")
     assert (out.ok, out.text) == (

@@ -252,7 +252,9 @@ class ClassGen:
                                m.param_types, m.doc, m.source, span=m.span)
         fun = self.method_fun(sm.class_name, kind, info.superclass if info else None, fields, m_side, line)
         conv = "a" if kind == "actor" and not class_side else "v"
-        cls = body.bind(rt(R.METHOD_TARGET, [F.atom(sm.class_name, line)], line), line)
+        # the class by name: add_method/4 takes a name too, and says "Class
+        # not found: X. Define the class first ..." (spec repl.md 5.1) for none
+        cls = F.atom(sm.class_name, line)
         meta = F.map_([(F.atom("source", line), F.binary_string(m.source or "", line)),
                        (F.atom("doc", line), doc_form(m.doc, line)),
                        (F.atom("class_side", line), F.atom("true" if class_side else "false", line))], line)

@@ -64,7 +64,6 @@ CAST = ("beamtalk_send", "cast")                  # cast(Receiver, Selector, Arg
 CLASS_OF = ("beamtalk_send", "class_of")          # class_of(Value) -> class object
 RESPONDS_TO = ("beamtalk_send", "responds_to")    # responds_to(Value, Selector) -> boolean()
 GLOBAL = ("beamtalk_class", "global")             # global(Name) -> class object | workspace global
-METHOD_TARGET = ("beamtalk_class", "method_target")  # method_target(Name) -> class object (of `Name >> sel =>`)
 CLASS_INFO = ("beamtalk_class", "info")          # info(Name) -> {ok, #{kind, fields (own), superclass}} | error
 DEFINE_CLASS = ("beamtalk_class", "define")       # define(Description) -> class object
 ADD_METHOD = ("beamtalk_class", "add_method")     # add_method(ClassObject, Selector, {v|a, Fun}, Info) -> ok

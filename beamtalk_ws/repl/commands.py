@@ -128,16 +128,23 @@ def _text(v) -> str | None:
 async def help_class(repl, arg: str) -> Outcome:
     parts = arg.split()
     name = parts[0]
+    # `:help Foo class [sel]` is the metaclass, as a Smalltalk programmer
+    # writes it: the class side only.  (`:help Foo class` used to show the
+    # instance method `class`; `:help Foo yourself` still reaches such a one.)
+    meta = len(parts) in (2, 3) and parts[1] == "class"
+    if meta:
+        parts = [name] + parts[2:]
     if not name.isidentifier() or not name[:1].isupper() or len(parts) > 2:
-        return Outcome(False, "Usage: :help [Class [selector]]", kind="command")
+        return Outcome(False, "Usage: :help [Class [class] [selector]]", kind="command")
     docs = await repl.client.class_docs(name)
     if docs is None:
         return Outcome(False, UNKNOWN_CLASS.format(name), kind="command")
     if len(parts) == 1:
-        return Outcome(True, class_help(docs))
-    text = method_help(docs, parts[1])
+        return Outcome(True, metaclass_help(docs) if meta else class_help(docs))
+    text = method_help(docs, parts[1], sides=("class",) if meta else ("instance", "class"))
     if text is None:
-        return Outcome(False, UNKNOWN_SELECTOR.format(name, parts[1]), kind="command")
+        label = f"{name} class" if meta else name
+        return Outcome(False, UNKNOWN_SELECTOR.format(label, parts[1]), kind="command")
     return Outcome(True, text)
 
 
@@ -182,9 +189,35 @@ def class_help(docs) -> str:
     return "\n".join(lines)
 
 
-def method_help(docs, selector: str) -> str | None:
+def metaclass_help(docs) -> str:
+    """`:help Foo class`: the class side of Foo, laid out as class_help lays
+    out the instance side."""
+    name = str(docs["name"])
+    sup = docs.get("superclass")
+    lines = [f"== {name} class < {sup} class ==" if sup not in (None, Atom("nil")) else f"== {name} class =="]
+    own = [(s, doc) for s, d, doc in _methods(docs, "class") if d == name]
+    if own:
+        lines += ["", "Class methods:"]
+        lines += [f"  {s} — {doc.strip().splitlines()[0]}" for s, doc in own if doc]
+        plain = [s for s, doc in own if not doc]
+        if plain:
+            lines.extend(textwrap.wrap("  ".join(plain), width=76, initial_indent="  ",
+                                       subsequent_indent="  ", break_on_hyphens=False))
+    inherited: dict[str, int] = {}
+    for s, d, _ in _methods(docs, "class"):
+        if d != name:
+            inherited[d] = inherited.get(d, 0) + 1
+    if inherited:
+        lines += ["", "Inherited: " + ", ".join(f"{n} from {c}" for c, n in inherited.items())]
+    lines += ["", f"Use :help {name} class <selector> for one method."]
+    return "\n".join(lines)
+
+
+def method_help(docs, selector: str, sides=("instance", "class")) -> str | None:
     name = str(docs["name"])
     for side, label in (("instance", name), ("class", f"{name} class")):
+        if side not in sides:
+            continue
         for s, definer, doc in _methods(docs, side):
             if s != selector:
                 continue

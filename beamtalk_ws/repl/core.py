@@ -29,6 +29,7 @@ Beamtalk REPL commands:
   :help, :h          show this help
   :help Class        the class's comment and methods
   :help Class sel    one method's documentation
+  :help Class class [sel]  the class side (class methods) only
   :bindings, :b      list this session's bindings
   :clear             clear this session's bindings
   :sessions          the workspace's sessions (* marks this one)
