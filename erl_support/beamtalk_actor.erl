@@ -74,21 +74,60 @@ initial_state(ClassName, Overrides, Sel) ->
     #{fields := Fields, version := Version, module := Mod0} = Info,
     Mod = case Mod0 of undefined -> ?MODULE; _ -> Mod0 end,
     State0 = maps:from_list([{N, F()} || {N, F} <- Fields]),
+    case [K || K <- maps:keys(Overrides), not maps:is_key(K, State0)] of
+        [] -> ok;
+        [Unknown | _] -> no_such_field(ClassName, Sel, Unknown, [N || {N, _} <- Fields])
+    end,
     State = maps:merge(State0, Overrides),
     {Mod, State#{?CK => ClassName, '__class_mod__' => Mod, '__version__' => Version}}.
 
+%% A key of `spawnWith:` (or a supervisor child's `#with`) that names no
+%% field: a typo or a String key was dropped silently, leaving the default.
+no_such_field(ClassName, Sel, Key, FieldNames) ->
+    Name = atom_to_binary(ClassName, utf8),
+    Shown = case Key of
+                K when is_atom(K) -> ["'", atom_to_binary(K, utf8), "'"];
+                K -> beamtalk_print:print_string(K)
+            end,
+    Known = [atom_to_binary(N, utf8) || N <- FieldNames],
+    Hint = case Key of
+               _ when FieldNames =:= [] -> [Name, " has no fields"];
+               K when is_binary(K) ->
+                   case lists:member(K, Known) of
+                       true -> ["Field names are Symbols: #", K];
+                       false -> ["Its fields are: ", lists:join(", ", Known)]
+                   end;
+               _ -> ["Its fields are: ", lists:join(", ", Known)]
+           end,
+    beamtalk_exception:raise(runtime_error, ClassName, Sel,
+                             iolist_to_binary([Name, " has no field ", Shown]),
+                             iolist_to_binary(Hint)).
+
 %% @doc Run `initialize` (if the class chain defines it) on a started actor;
-%% a failure kills the actor and is raised in the caller.
+%% a failure kills the actor and is raised in the caller, with a hint that
+%% names the method (the message alone, `badarith`, did not say where).
 initialize({beamtalk_object, ClassName, _, Pid} = Obj) ->
     case maps:is_key(initialize, beamtalk_class:instance_methods(ClassName)) of
         true ->
             try call(Obj, initialize, [])
             catch C:R:S ->
                     exit(Pid, kill),
-                    erlang:raise(C, R, S)
+                    case beamtalk_exception:is_control(C, R) of
+                        true -> erlang:raise(C, R, S);
+                        false -> erlang:raise(error, in_initialize(ClassName, beamtalk_errors:wrap(C, R, S)), S)
+                    end
             end;
         false -> ok
     end.
+
+in_initialize(ClassName, #{error := Rec} = Ex) ->
+    Note = ["raised by ", atom_to_binary(ClassName, utf8), ">>initialize, so spawn started no actor"],
+    Hint = case maps:get(hint, Rec, nil) of
+               H when H =:= nil; H =:= undefined -> iolist_to_binary(Note);
+               H when is_binary(H) -> iolist_to_binary([H, " (", Note, ")"]);
+               H -> H
+           end,
+    Ex#{error := Rec#{hint := Hint}}.
 
 %% An actor runs with the workspace's memory limit (set by
 %% beamtalk_workspace; none on a node Beamtalk was attached to): without it,
