@@ -425,6 +425,10 @@ async def test_a_crash_of_a_process_spawned_from_the_session_is_reported_to_it(r
                       )).endswith(" crashed: badarith\n")
     # an exit is no crash report (as in Erlang), and nothing else is noted
     assert await run("Erlang erlang spawn: [Erlang erlang exit: #boom]. Erlang timer sleep: 300") == ""
+    # a block of the wrong arity (spawn calls it with none): the spec's
+    # arity message, not the raw {badarity, ...} term
+    assert (await run("Erlang erlang spawn: [:x | x]. Erlang timer sleep: 1000")).endswith(
+        " crashed: #RuntimeError: Wrong number of arguments: block expects 1 but was called with 0\n")
 
 
 async def test_an_interrupt_cancels_the_callers_own_queued_input_not_another_clients_run(workspace):
