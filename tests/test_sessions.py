@@ -183,6 +183,21 @@ async def test_linked_crash_is_readable_and_keeps_bindings(repl):
     assert details.text == "Tuple"
 
 
+async def test_an_idle_evaluator_killed_through_a_link_is_not_called_the_memory_limit(repl):
+    """An evaluator linked to an actor that is killed later, between inputs,
+    dies with reason `killed` too; waiting for the next input it allocates
+    nothing, so that is no memory limit: the notice says what happened."""
+    await repl.evaluate("Actor subclass: LinkedVictim\n  ping => #pong")
+    assert (await repl.evaluate("keep := 7. v := LinkedVictim spawn. Erlang erlang link: v pid")).ok
+    assert (await repl.evaluate("Erlang erlang spawn: [Erlang timer sleep: 200. v kill]. 1")).ok
+    await asyncio.sleep(1.0)
+    out = await repl.evaluate("keep")
+    assert (out.ok, out.text) == (True, "7")
+    assert out.notice is not None
+    assert "memory limit" not in out.notice
+    assert "exited: killed" in out.notice and "bindings are kept" in out.notice
+
+
 async def test_actor_where_erlang_wants_a_pid_is_one_readable_hint(repl):
     await repl.evaluate("Actor subclass: PidEcho\n  echo: x => x")
     assert (await repl.evaluate("e := PidEcho spawn")).ok
