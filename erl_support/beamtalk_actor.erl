@@ -276,9 +276,11 @@ fields_of(ClassName) ->
 init({{Class, Mod}, {'$bt_revived', State}}) ->
     %% brought back from the store (beamtalk_revive): already stored
     put('$bt_self', {beamtalk_object, Class, Mod, self()}),
+    beamtalk_actor_io:adopt(),
     {ok, State};
 init({{Class, Mod}, State}) ->
     put('$bt_self', {beamtalk_object, Class, Mod, self()}),
+    beamtalk_actor_io:adopt(),
     beamtalk_revive:changed(State),
     {ok, State}.
 

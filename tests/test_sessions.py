@@ -198,6 +198,29 @@ async def test_an_idle_evaluator_killed_through_a_link_is_not_called_the_memory_
     assert "exited: killed" in out.notice and "bindings are kept" in out.notice
 
 
+async def test_io_format_in_an_actor_method_is_output_of_the_evaluation_calling_it(repl):
+    """An Erlang developer debugs a gen_server with io:format: text an actor
+    prints while it serves a synchronous send is output of the evaluation
+    waiting on it (also through a second actor), as Transcript text is; it
+    went to the node's log, out of sight."""
+    await repl.evaluate("Actor subclass: IoSayer\n  say: s => Erlang io format: \"~s~n\" with: #(s). #said")
+    await repl.evaluate("Actor subclass: IoRelay\n  relay: a => a say: \"via relay\"")
+    assert (await repl.evaluate("p := IoSayer spawn. r := IoRelay spawn. #ok")).ok
+    seen = []
+    out = await repl.evaluate('p say: "hello from an actor"', on_output=seen.append)
+    assert (out.ok, out.text) == (True, "#said")
+    assert "".join(seen) == "hello from an actor\n"
+    seen.clear()
+    out = await repl.evaluate("r relay: p", on_output=seen.append)
+    assert (out.ok, out.text) == (True, "#said")
+    assert "".join(seen) == "via relay\n"
+    # a cast has nobody waiting: the text does not become a later input's output
+    seen.clear()
+    assert (await repl.evaluate('p say: "in the background"!\n3', on_output=seen.append)).text == "3"
+    out = await repl.evaluate("Erlang timer sleep: 200. 4", on_output=seen.append)
+    assert out.text == "4" and "in the background" not in "".join(seen)
+
+
 async def test_actor_where_erlang_wants_a_pid_is_one_readable_hint(repl):
     await repl.evaluate("Actor subclass: PidEcho\n  echo: x => x")
     assert (await repl.evaluate("e := PidEcho spawn")).ok
