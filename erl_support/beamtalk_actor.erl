@@ -305,8 +305,14 @@ handle_call({Sel, Args}, {Caller, _}, State0) when is_atom(Sel), is_list(Args) -
                 none -> {reply, {error, C, beamtalk_exception:clean(R), S}, State}
             end
     end;
-handle_call(_Other, _From, State) ->
-    {reply, {error, error, badarg, []}, State}.
+handle_call(Other, _From, State) ->
+    %% Only Erlang code sends anything else (`gen_server:call(Pid, count)`):
+    %% an {error, Text} it can read, not the internal error reply.
+    Example = case Other of
+                  Sel when is_atom(Sel) -> [": {", atom_to_binary(Sel, utf8), ", []}"];
+                  _ -> <<", e.g. {printString, []}">>
+              end,
+    {reply, {error, iolist_to_binary(["an actor takes {Selector, Arguments} requests", Example])}, State}.
 
 handle_cast({cast, Sel, Args}, State0) when is_atom(Sel), is_list(Args) ->
     erase('$bt_caller'),                 % nobody waits: background work
