@@ -23,7 +23,7 @@
 -module(beamtalk_actor).
 -behaviour(gen_server).
 
--export([spawn/2, initial_state/3, initialize/1, send/3, call/3, call/4, start_link/2, stop/1, kill/1,
+-export([spawn/2, spawn_with/2, check_fields/3, initial_state/3, initialize/1, send/3, call/3, call/4, start_link/2, stop/1, kill/1,
          is_alive/1, stop_self/0, call_timeout/0, set_call_timeout/1,
          upgrade/1, fields_of/1]).
 -export([init/1, handle_call/3, handle_cast/2, handle_info/2, terminate/2,
@@ -74,27 +74,43 @@ initial_state(ClassName, Overrides, Sel) ->
     #{fields := Fields, version := Version, module := Mod0} = Info,
     Mod = case Mod0 of undefined -> ?MODULE; _ -> Mod0 end,
     State0 = maps:from_list([{N, F()} || {N, F} <- Fields]),
-    case [K || K <- maps:keys(Overrides), not maps:is_key(K, State0)] of
-        [] -> ok;
-        [Unknown | _] -> no_such_field(ClassName, Sel, Unknown, [N || {N, _} <- Fields])
-    end,
     State = maps:merge(State0, Overrides),
     {Mod, State#{?CK => ClassName, '__class_mod__' => Mod, '__version__' => Version}}.
 
-%% A key of `spawnWith:` (or a supervisor child's `#with`) that names no
-%% field: a typo or a String key was dropped silently, leaving the default.
+%% @doc `C spawnWith: overrides` typed by a user: as spawn/2, after checking
+%% that every key names a field (internal spawns pass their own keys).
+spawn_with(ClassName, Overrides) ->
+    check_fields(ClassName, Overrides, 'spawnWith:'),
+    ?MODULE:spawn(ClassName, Overrides).
+
+%% @doc Refuse a key of `spawnWith:` (or of a supervisor child's `#with`)
+%% that names no field of ClassName: a typo or a String key was dropped
+%% silently, leaving the default.  Anything else is left to initial_state/3.
+check_fields(ClassName, Overrides, Sel) when is_map(Overrides) ->
+    case beamtalk_class:class_info(ClassName) of
+        #{kind := actor, fields := Fields} ->
+            Names = [N || {N, _} <- Fields],
+            case [K || K <- maps:keys(Overrides), not lists:member(K, Names), K =/= ?CK] of
+                [] -> ok;
+                [Unknown | _] -> no_such_field(ClassName, Sel, Unknown, Names)
+            end;
+        _ -> ok
+    end;
+check_fields(_, _, _) ->
+    ok.
+
 no_such_field(ClassName, Sel, Key, FieldNames) ->
     Name = atom_to_binary(ClassName, utf8),
-    Shown = case Key of
-                K when is_atom(K) -> ["'", atom_to_binary(K, utf8), "'"];
-                K -> beamtalk_print:print_string(K)
+    Shown = case is_atom(Key) of
+                true -> ["'", atom_to_binary(Key, utf8), "'"];
+                false -> beamtalk_print:print_string(Key)
             end,
     Known = [atom_to_binary(N, utf8) || N <- FieldNames],
     Hint = case Key of
                _ when FieldNames =:= [] -> [Name, " has no fields"];
-               K when is_binary(K) ->
-                   case lists:member(K, Known) of
-                       true -> ["Field names are Symbols: #", K];
+               _ when is_binary(Key) ->
+                   case lists:member(Key, Known) of
+                       true -> ["Field names are Symbols: #", Key];
                        false -> ["Its fields are: ", lists:join(", ", Known)]
                    end;
                _ -> ["Its fields are: ", lists:join(", ", Known)]
