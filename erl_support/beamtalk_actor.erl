@@ -23,7 +23,7 @@
 -module(beamtalk_actor).
 -behaviour(gen_server).
 
--export([spawn/2, initial_state/3, initialize/1, send/3, call/3, call/4, start_link/2, stop/1, kill/1,
+-export([spawn/2, spawn_with/2, check_fields/3, initial_state/3, initialize/1, send/3, call/3, call/4, start_link/2, stop/1, kill/1,
          is_alive/1, stop_self/0, call_timeout/0, set_call_timeout/1,
          upgrade/1, fields_of/1]).
 -export([init/1, handle_call/3, handle_cast/2, handle_info/2, terminate/2,
@@ -77,18 +77,73 @@ initial_state(ClassName, Overrides, Sel) ->
     State = maps:merge(State0, Overrides),
     {Mod, State#{?CK => ClassName, '__class_mod__' => Mod, '__version__' => Version}}.
 
+%% @doc `C spawnWith: overrides` typed by a user: as spawn/2, after checking
+%% that every key names a field (internal spawns pass their own keys).
+spawn_with(ClassName, Overrides) ->
+    check_fields(ClassName, Overrides, 'spawnWith:'),
+    ?MODULE:spawn(ClassName, Overrides).
+
+%% @doc Refuse a key of `spawnWith:` (or of a supervisor child's `#with`)
+%% that names no field of ClassName: a typo or a String key was dropped
+%% silently, leaving the default.  Anything else is left to initial_state/3.
+check_fields(ClassName, Overrides, Sel) when is_map(Overrides) ->
+    case beamtalk_class:class_info(ClassName) of
+        #{kind := actor, fields := Fields} ->
+            Names = [N || {N, _} <- Fields],
+            case [K || K <- maps:keys(Overrides), not lists:member(K, Names), K =/= ?CK] of
+                [] -> ok;
+                [Unknown | _] -> no_such_field(ClassName, Sel, Unknown, Names)
+            end;
+        _ -> ok
+    end;
+check_fields(_, _, _) ->
+    ok.
+
+no_such_field(ClassName, Sel, Key, FieldNames) ->
+    Name = atom_to_binary(ClassName, utf8),
+    Shown = case is_atom(Key) of
+                true -> ["'", atom_to_binary(Key, utf8), "'"];
+                false -> beamtalk_print:print_string(Key)
+            end,
+    Known = [atom_to_binary(N, utf8) || N <- FieldNames],
+    Hint = case Key of
+               _ when FieldNames =:= [] -> [Name, " has no fields"];
+               _ when is_binary(Key) ->
+                   case lists:member(Key, Known) of
+                       true -> ["Field names are Symbols: #", Key];
+                       false -> ["Its fields are: ", lists:join(", ", Known)]
+                   end;
+               _ -> ["Its fields are: ", lists:join(", ", Known)]
+           end,
+    beamtalk_exception:raise(runtime_error, ClassName, Sel,
+                             iolist_to_binary([Name, " has no field ", Shown]),
+                             iolist_to_binary(Hint)).
+
 %% @doc Run `initialize` (if the class chain defines it) on a started actor;
-%% a failure kills the actor and is raised in the caller.
+%% a failure kills the actor and is raised in the caller, with a hint that
+%% names the method (the message alone, `badarith`, did not say where).
 initialize({beamtalk_object, ClassName, _, Pid} = Obj) ->
     case maps:is_key(initialize, beamtalk_class:instance_methods(ClassName)) of
         true ->
             try call(Obj, initialize, [])
             catch C:R:S ->
                     exit(Pid, kill),
-                    erlang:raise(C, R, S)
+                    case beamtalk_exception:is_control(C, R) of
+                        true -> erlang:raise(C, R, S);
+                        false -> erlang:raise(error, in_initialize(ClassName, beamtalk_errors:wrap(C, R, S)), S)
+                    end
             end;
         false -> ok
     end.
+
+in_initialize(ClassName, #{error := Rec} = Ex) ->
+    Note = ["raised by ", atom_to_binary(ClassName, utf8), ">>initialize, so spawn started no actor"],
+    Hint = case maps:get(hint, Rec, nil) of
+               H when H =:= nil; H =:= undefined -> iolist_to_binary(Note);
+               H when is_binary(H) -> iolist_to_binary([H, " (", Note, ")"]);
+               H -> H
+           end,
+    Ex#{error := Rec#{hint := Hint}}.
 
 %% An actor runs with the workspace's memory limit (set by
 %% beamtalk_workspace; none on a node Beamtalk was attached to): without it,
@@ -237,9 +292,11 @@ fields_of(ClassName) ->
 init({{Class, Mod}, {'$bt_revived', State}}) ->
     %% brought back from the store (beamtalk_revive): already stored
     put('$bt_self', {beamtalk_object, Class, Mod, self()}),
+    beamtalk_actor_io:adopt(),
     {ok, State};
 init({{Class, Mod}, State}) ->
     put('$bt_self', {beamtalk_object, Class, Mod, self()}),
+    beamtalk_actor_io:adopt(),
     beamtalk_revive:changed(State),
     {ok, State}.
 
@@ -251,8 +308,14 @@ handle_call({Sel, Args}, {Caller, _}, State0) when is_atom(Sel), is_list(Args) -
         {not_actor, Kind} -> {reply, {error, error, not_actor(State0, Sel, Kind), []}, State0};
         {T, State} -> run_call(T, State0, State, Sel, Args)
     end;
-handle_call(_Other, _From, State) ->
-    {reply, {error, error, badarg, []}, State}.
+handle_call(Other, _From, State) ->
+    %% Only Erlang code sends anything else (`gen_server:call(Pid, count)`):
+    %% an {error, Text} it can read, not the internal error reply.
+    Example = case Other of
+                  Sel when is_atom(Sel) -> [": {", atom_to_binary(Sel, utf8), ", []}"];
+                  _ -> <<", e.g. {printString, []}">>
+              end,
+    {reply, {error, iolist_to_binary(["an actor takes {Selector, Arguments} requests", Example])}, State}.
 
 run_call(T, State0, State, Sel, Args) ->
     Self = get('$bt_self'),

@@ -12,6 +12,7 @@
 %%   |                      crash loses no class)
 %%   +- beamtalk_classes       the registry (beamtalk_class, role registry)
 %%   +- beamtalk_class_sup     simple_one_for_one: one process per class
+%%   +- beamtalk_actor_io      group leader of the actors (beamtalk_actor_io)
 %%   +- beamtalk_actor_sup     simple_one_for_one: one process per actor
 %%   +- beamtalk_transcript    the Transcript actor (binds the global)
 %%
@@ -86,6 +87,9 @@ init(top) ->
          #{id => beamtalk_class_sup,
            start => {supervisor, start_link, [{local, beamtalk_class_sup}, ?MODULE, class_sup]},
            restart => permanent, type => supervisor},
+         #{id => beamtalk_actor_io,
+           start => {beamtalk_actor_io, start_link, []},
+           restart => permanent, type => worker},
          #{id => beamtalk_actor_sup,
            start => {supervisor, start_link, [{local, beamtalk_actor_sup}, ?MODULE, actor_sup]},
            restart => permanent, type => supervisor},

@@ -152,6 +152,10 @@ reason_text(#{?CLASS_KEY := Cls, error := _} = Ex) ->
 reason_text(R0) ->
     case strip_stacks(R0) of
         R when is_atom(R) -> atom_to_binary(R, utf8);
+        {badarity, {Fun, Args}} = R when is_function(Fun), is_list(Args) ->
+            %% `Erlang erlang spawn: [:x | ...]`: the spec's arity message,
+            %% not the raw term with the block in it
+            reason_text(wrap1(error, R, []));
         #{?CLASS_KEY := _, error := _} = Ex -> reason_text(Ex);
         R -> printed(R)
     end.

@@ -128,6 +128,10 @@ missing_field(Name, #{?CK := C} = V) ->
         {Name, _} -> nil;
         false -> field_at(V, Name)
     end;
+missing_field(Name, {beamtalk_object, _, Mod, _} = Actor) when Mod =/= beamtalk_class ->
+    %% `anActor.count` from outside: the actor reads its own state, as
+    %% `anActor fieldAt: #count` does (its fields live in its process)
+    beamtalk_actor:send(Actor, 'fieldAt:', [Name]);
 missing_field(Name, V) ->
     field_at(V, Name).
 

@@ -61,7 +61,7 @@ perform(Self, State, Sel, Args) ->
     {beamtalk_send:perform(Self, Sel, Args), State}.
 
 'class spawn'(Cls) -> beamtalk_actor:spawn(beamtalk_class:name_of(Cls), #{}).
-'class spawnWith:'(Cls, Map) -> beamtalk_actor:spawn(beamtalk_class:name_of(Cls), Map).
+'class spawnWith:'(Cls, Map) -> beamtalk_actor:spawn_with(beamtalk_class:name_of(Cls), Map).
 'class spawnOn:'(Cls, Node) -> beamtalk_cluster:spawn_on(beamtalk_class:name_of(Cls), node_arg(Cls, Node), #{}).
 
 node_arg(_Cls, Node) when is_atom(Node), Node =/= nil -> Node;

@@ -27,5 +27,5 @@
 spawn_from(Self, Map) ->
     case beamtalk_class:behaviour(Self) of
         {meta, _} -> beamtalk_send:send(Self, new, []);
-        _ -> beamtalk_actor:spawn(beamtalk_class:name_of(Self), Map)
+        _ -> beamtalk_actor:spawn_with(beamtalk_class:name_of(Self), Map)
     end.

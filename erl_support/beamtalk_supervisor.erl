@@ -277,6 +277,7 @@ spec_type_error(Message) ->
 %% initial state; every restart starts from it again.
 start_actor(Class, With) ->
     try
+        beamtalk_actor:check_fields(Class, With, 'spawnWith:'),
         {Mod, State} = beamtalk_actor:initial_state(Class, With, spawn),
         {ok, Pid} = beamtalk_actor:start_link({Class, Mod}, State),
         beamtalk_actor:initialize({beamtalk_object, Class, Mod, Pid}),

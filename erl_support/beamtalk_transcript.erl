@@ -47,6 +47,8 @@
          code_change/3]).
 %% used by beamtalk_prim_transcript_stream (inside this process)
 -export([emit/2, add_subscriber/2, remove_subscriber/2]).
+%% beamtalk_actor_io: where an actor's Erlang I/O goes
+-export([session_io/1]).
 
 -define(SERVER, ?MODULE).
 -define(CLASS, 'TranscriptStream').
@@ -184,6 +186,10 @@ deliver_to_session(Caller, Text) when is_pid(Caller) ->
     end;
 deliver_to_session(_, _) ->
     none.
+
+%% @doc The session I/O server of the evaluation Pid works for, or none.
+session_io(Pid) ->
+    session_io(Pid, 0).
 
 %% The session I/O server of the evaluation Pid belongs to: its own group
 %% leader when that is a session's beamtalk_io, else (an actor serving a

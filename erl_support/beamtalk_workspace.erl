@@ -424,11 +424,18 @@ process_down(Mon, Pid, Reason, St) ->
 %% signal (a linked process ended) it did not trap.  A running request
 %% fails with that reason; either way the next input gets a new evaluator
 %% and the reply names what was lost.  The full reason is `_error details`.
+%% `killed` is the memory limit only while it runs an input: an idle one
+%% allocates nothing, so there it came from a link (a linked actor killed)
+%% or `exit(Pid, kill)`, and is told as the exit it is.
 evaluator_down(S0, Reason, St) ->
     S = S0#session{evaluator = none},
+    Running = case S#session.running of
+                  #run{in_evaluator = true} -> true;
+                  _ -> false
+              end,
     {Why, Kind, Text, Ex} =
         case Reason of
-            killed ->
+            killed when Running ->
                 Mb = St#st.max_heap * erlang:system_info(wordsize) div (1024 * 1024),
                 T = iolist_to_binary(io_lib:format(
                       "ERROR: memory limit: the evaluation used more than ~b MB of memory and was "
@@ -444,9 +451,9 @@ evaluator_down(S0, Reason, St) ->
              none -> S1;
              _ -> S1#session{bindings = maps:put('_error', Ex, S1#session.bindings)}
          end,
-    case S2#session.running of
-        #run{in_evaluator = true} -> finish(S2, {error, Kind, Text}, St);
-        _ -> put_session(S2, St)
+    case Running of
+        true -> finish(S2, {error, Kind, Text}, St);
+        false -> put_session(S2, St)
     end.
 
 %% Evaluation finished normally (the evaluator sent its result).

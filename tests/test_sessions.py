@@ -183,6 +183,44 @@ async def test_linked_crash_is_readable_and_keeps_bindings(repl):
     assert details.text == "Tuple"
 
 
+async def test_an_idle_evaluator_killed_through_a_link_is_not_called_the_memory_limit(repl):
+    """An evaluator linked to an actor that is killed later, between inputs,
+    dies with reason `killed` too; waiting for the next input it allocates
+    nothing, so that is no memory limit: the notice says what happened."""
+    await repl.evaluate("Actor subclass: LinkedVictim\n  ping => #pong")
+    assert (await repl.evaluate("keep := 7. v := LinkedVictim spawn. Erlang erlang link: v pid")).ok
+    assert (await repl.evaluate("Erlang erlang spawn: [Erlang timer sleep: 200. v kill]. 1")).ok
+    await asyncio.sleep(1.0)
+    out = await repl.evaluate("keep")
+    assert (out.ok, out.text) == (True, "7")
+    assert out.notice is not None
+    assert "memory limit" not in out.notice
+    assert "exited: killed" in out.notice and "bindings are kept" in out.notice
+
+
+async def test_io_format_in_an_actor_method_is_output_of_the_evaluation_calling_it(repl):
+    """An Erlang developer debugs a gen_server with io:format: text an actor
+    prints while it serves a synchronous send is output of the evaluation
+    waiting on it (also through a second actor), as Transcript text is; it
+    went to the node's log, out of sight."""
+    await repl.evaluate("Actor subclass: IoSayer\n  say: s => Erlang io format: \"~s~n\" with: #(s). #said")
+    await repl.evaluate("Actor subclass: IoRelay\n  relay: a => a say: \"via relay\"")
+    assert (await repl.evaluate("p := IoSayer spawn. r := IoRelay spawn. #ok")).ok
+    seen = []
+    out = await repl.evaluate('p say: "hello from an actor"', on_output=seen.append)
+    assert (out.ok, out.text) == (True, "#said")
+    assert "".join(seen) == "hello from an actor\n"
+    seen.clear()
+    out = await repl.evaluate("r relay: p", on_output=seen.append)
+    assert (out.ok, out.text) == (True, "#said")
+    assert "".join(seen) == "via relay\n"
+    # a cast has nobody waiting: the text does not become a later input's output
+    seen.clear()
+    assert (await repl.evaluate('p say: "in the background"!\n3', on_output=seen.append)).text == "3"
+    out = await repl.evaluate("Erlang timer sleep: 200. 4", on_output=seen.append)
+    assert out.text == "4" and "in the background" not in "".join(seen)
+
+
 async def test_actor_where_erlang_wants_a_pid_is_one_readable_hint(repl):
     await repl.evaluate("Actor subclass: PidEcho\n  echo: x => x")
     assert (await repl.evaluate("e := PidEcho spawn")).ok
@@ -425,6 +463,10 @@ async def test_a_crash_of_a_process_spawned_from_the_session_is_reported_to_it(r
                       )).endswith(" crashed: badarith\n")
     # an exit is no crash report (as in Erlang), and nothing else is noted
     assert await run("Erlang erlang spawn: [Erlang erlang exit: #boom]. Erlang timer sleep: 300") == ""
+    # a block of the wrong arity (spawn calls it with none): the spec's
+    # arity message, not the raw {badarity, ...} term
+    assert (await run("Erlang erlang spawn: [:x | x]. Erlang timer sleep: 1000")).endswith(
+        " crashed: #RuntimeError: Wrong number of arguments: block expects 1 but was called with 0\n")
 
 
 async def test_an_interrupt_cancels_the_callers_own_queued_input_not_another_clients_run(workspace):

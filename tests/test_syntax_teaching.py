@@ -402,3 +402,13 @@ def test_a_comment_that_took_the_closing_bracket_says_so():
     assert d.hint.startswith("`//` starts a comment, so `3) + 1` was not read")
     # a comment without a bracket in it keeps the open-bracket hint
     assert first("x := (7 // note\n").hint == "the `(` opened at line 1, column 6 is not closed"
+
+
+def test_period_after_a_cast_bang_says_the_bang_ends_the_statement():
+    # an Erlang or Pharo user ends every statement with `.`; `!` already
+    # ends a cast statement (spec syntax §3.2, §5.10)
+    d = first("c increment!. c count")
+    assert d.message == "Unexpected token: expected expression, found ."
+    assert d.span.start == 12           # the `.` right after the `!`
+    assert "`!` ends the statement" in d.hint
+    assert "c increment! c count" in d.hint

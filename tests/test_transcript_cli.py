@@ -71,3 +71,33 @@ def test_json_mode_pushes_background_transcript_text(workspace):
     assert {"id": 3, "output": "in-eval"} in lines
     assert not any(p.get("text") == "in-eval" for p in pushes)
     assert [l["id"] for l in lines if "value" in l or "error" in l] == [1, 2, 3]
+
+
+def test_json_mode_pushes_output_of_a_process_an_earlier_input_left_running(workspace):
+    """A process that outlives its input and writes (here: it crashes, and
+    the crash report is written to the session) is not dropped by `--json`:
+    it comes as a `{"push": "output"}` line, as the interactive REPL shows it
+    with `│ ` (README, "What an Erlang user meets first")."""
+    import time
+
+    from json_client import JsonClient
+
+    c = JsonClient(workspace.id, session="bgout-" + uuid.uuid4().hex[:6])
+    try:
+        r = c.ask({"id": 1, "op": "eval",
+                   "code": "Erlang erlang spawn: [Erlang timer sleep: 300. 1 foo]. #started"})
+        assert r == {"id": 1, "value": "#started"}
+        assert not c.seen
+        deadline = time.monotonic() + 20
+        pushed = None
+        while pushed is None:
+            msg = c.line(max(0.1, deadline - time.monotonic()))
+            if msg.get("push") == "output":
+                pushed = msg
+        assert pushed is not None
+        assert "id" not in pushed
+        assert pushed["text"].startswith("\u26a0 Process #Pid<")
+        assert pushed["text"].endswith(" crashed: #RuntimeError: Integer does not understand 'foo'\n")
+        assert c.ask({"id": 2, "op": "eval", "code": "1 + 1"}) == {"id": 2, "value": "2"}
+    finally:
+        c.close()

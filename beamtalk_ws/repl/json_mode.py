@@ -241,13 +241,23 @@ class JsonRepl:
 
     async def _push_transcript(self) -> None:
         """Transcript text written in the background, as `{"push": "transcript",
-        "text": ...}` lines (repl.md §8); text an eval writes is that eval's output."""
+        "text": ...}` lines (repl.md §8); text an eval writes is that eval's output.
+        Output of a process an earlier input left running (its `io:format`, the
+        report of its crash) comes as `{"push": "output", "text": ...}`: the
+        interactive REPL shows both kinds, and a JSON client must not lose one."""
         client = self.repl.client
+        # such output that arrives while a request runs is taken by that request's
+        # receive loop, which hands it here
+        client.background = lambda text: self.emit({"push": "output", "text": text})
         try:
             await client.subscribe_transcript()
+        except Exception:                       # noqa: BLE001 - no Transcript: process output still comes
+            pass
+        try:
             while True:
-                self.emit({"push": "transcript", "text": await client.next_transcript()})
-        except Exception:                       # noqa: BLE001 - no Transcript, or the node is gone
+                kind, text = await client.next_background()
+                self.emit({"push": "transcript" if kind == "transcript" else "output", "text": text})
+        except Exception:                       # noqa: BLE001 - the node is gone
             return
 
     async def _work(self, queue: asyncio.Queue) -> None:

@@ -142,6 +142,12 @@ TEMPORARIES_HINT = (
 )
 #: `{#ok, 1}` typed as an expression, as in Erlang (spec syntax §5: braces
 #: are only tuple patterns)
+# `c increment!. c count`: spec syntax §3.2 makes `!` the cast statement's
+# terminator, in place of the `.` a Pharo or Erlang hand adds after it.
+CAST_PERIOD_HINT = (
+    "`!` ends the statement as `.` does (it sends the message as a cast): "
+    "write `c increment! c count`, without the `.`"
+)
 TUPLE_HINT = (
     "Beamtalk has no tuple literal; build a tuple with Tuple withAll: #(#ok, 1) "
     "(braces only match tuples, in match: patterns)"
@@ -267,6 +273,8 @@ class Cursor:
             hint = teaching.OR_HINT if i > 0 and K[i - 1] in _VALUE_ENDS and not self.NL[i] else TEMPORARIES_HINT
         elif k is K_LBRACE:
             hint = TUPLE_HINT
+        elif k is K_PERIOD and i > 0 and K[i - 1] is K_BANG:
+            hint = CAST_PERIOD_HINT
         elif k is K_BINOP:
             hint = teaching.other_operator(self.V[i])
         else:
