@@ -138,11 +138,13 @@ stop(Pid) ->
     end,
     ok.
 
-%% @doc The loaded modules that are Beamtalk's: the runtime (`beamtalk_*`)
-%% and everything compiled from Beamtalk (`bt@*`: stdlib, classes, inputs).
+%% @doc The loaded modules that are Beamtalk's: the runtime (`beamtalk_*`,
+%% and `beamtalk`, the Erlang API `beamtalk:eval/1`) and everything compiled
+%% from Beamtalk (`bt@*`: stdlib, classes, inputs).
 owned_modules() ->
     [M || {M, _} <- code:all_loaded(), owned_name(M)].
 
+owned_name(beamtalk) -> true;
 owned_name(A) when is_atom(A) ->
     case atom_to_binary(A, utf8) of
         <<"beamtalk_", _/binary>> -> true;
