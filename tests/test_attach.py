@@ -194,3 +194,28 @@ def test_json_mode_attaches_too(plain):
     replies = [json.loads(line) for line in r.stdout.splitlines()]
     assert replies[0] == {"id": 1, "value": "7"}
     assert replies[1]["id"] == 2 and replies[1]["value"].startswith(f"Detached from {plain.name}")
+
+
+def test_json_mode_after_detach_answers_that_it_is_detached(plain):
+    """`:detach` in --json used to answer "Detached" and then go on evaluating
+    on the node (and after `--unload`, "the workspace server stopped during
+    evaluation"): a later request now says the client has left the node."""
+    import json
+
+    def run(detach):
+        reqs = [{"id": 1, "op": "eval", "code": "y := 1"}, {"id": 2, "op": "eval", "code": detach},
+                {"id": 3, "op": "eval", "code": "y + 1"}, {"id": 4, "op": "bindings"}]
+        r = run_beamtalk(["repl", "--json", *attach_args(plain)],
+                         input="".join(json.dumps(q) + "\n" for q in reqs), timeout=120)
+        assert r.returncode == 0, r.stderr
+        return [json.loads(line) for line in r.stdout.splitlines()]
+
+    gone = (f"Detached from {plain.name}: this client no longer talks to it. Attach again with "
+            f"`beamtalk repl --json --node {plain.name}`.")
+    replies = run(":detach")
+    assert replies[1]["value"].startswith(f"Detached from {plain.name}; Beamtalk stays loaded")
+    assert replies[2:] == [{"id": 3, "error": gone}, {"id": 4, "error": gone}]
+    replies = run(":detach --unload")
+    assert replies[1]["value"].startswith(f"Removed Beamtalk from {plain.name}")
+    assert replies[2:] == [{"id": 3, "error": gone}, {"id": 4, "error": gone}]
+    assert asyncio.run(probe(plain))["beamtalk_modules"] == []
