@@ -243,3 +243,20 @@ def test_missing_erlang_is_a_clear_error(bt_home, tmp_path):
     assert out.returncode == 1
     assert "Erlang/OTP is not installed (no `erl` on PATH)" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_status_and_stop_of_a_workspace_that_never_existed_say_so(bt_home):
+    """A mistyped name used to get `Status: stopped` and `Storage: 0 bytes`, as
+    if such a workspace had been there; nothing is created for it either."""
+    name = "never" + uuid.uuid4().hex[:6]
+    status = run_beamtalk(["workspace", "status", name])
+    assert status.returncode == 3
+    assert status.stdout.splitlines() == [
+        f"Workspace: {name}",
+        f"Status:    no such workspace (nothing was ever started as '{name}'; "
+        f"`beamtalk workspace list` shows the workspaces)"]
+    stop = run_beamtalk(["workspace", "stop", name])
+    assert stop.returncode == 0
+    assert stop.stdout.strip() == (f"No workspace '{name}': nothing was ever started under that name "
+                                   f"(`beamtalk workspace list` shows the workspaces).")
+    assert not (bt_home / "workspaces" / name).exists()
