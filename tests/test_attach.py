@@ -219,3 +219,32 @@ def test_json_mode_after_detach_answers_that_it_is_detached(plain):
     assert replies[1]["value"].startswith(f"Removed Beamtalk from {plain.name}")
     assert replies[2:] == [{"id": 3, "error": gone}, {"id": 4, "error": gone}]
     assert asyncio.run(probe(plain))["beamtalk_modules"] == []
+
+
+def test_attach_after_an_older_unload_left_the_beamtalk_module(plain):
+    """An older beamtalk's `--unload` left the `beamtalk` module loaded; loaded
+    again and left again, it has old code, and the next attach (or `--upgrade`)
+    failed with `{error,<<"the runtime did not load: [{beamtalk,not_purged}]">>}`."""
+    from beamtalk_ws.dist import rpc
+    from beamtalk_ws.dist.node import Node
+    from beamtalk_ws.dist.terms import Atom
+    from beamtalk_ws.workspace import erlbuild
+
+    beam = (erlbuild.ensure_built() / "beamtalk.beam").read_bytes()
+
+    async def leave_old_code():
+        n = await Node.connect(plain.name, plain.cookie_file.read_bytes())
+        try:
+            for _ in range(2):      # current and old code, as two attach/unload rounds left it
+                loaded = await rpc.call(n, "code", "load_binary", [Atom("beamtalk"), list(b"beamtalk.beam"), beam])
+                assert loaded == (Atom("module"), Atom("beamtalk"))
+        finally:
+            await n.close()
+
+    asyncio.run(leave_old_code())
+    r = run_beamtalk(["repl", *attach_args(plain)], input="3 + 4\n", timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["7"]
+    gone = run_beamtalk(["detach", *attach_args(plain), "--unload"], timeout=60)
+    assert gone.returncode == 0, gone.stderr
+    assert asyncio.run(probe(plain))["beamtalk_modules"] == []

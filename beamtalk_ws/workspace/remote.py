@@ -211,7 +211,9 @@ async def load_beamtalk(node: Node, stamp: str, say) -> dict:
             Atom("workspace"): {Atom("id"): str(node.remote).encode(), Atom("dir"): _bytes(cwd, b".")}}
     started = await rpc.call(node, "beamtalk_attach", "install", [batch, opts], timeout=LOAD_TIMEOUT)
     if not (isinstance(started, tuple) and started[0] == Atom("ok")):
-        raise WorkspaceError(f"Beamtalk did not start on node {node.remote}: {_short(started)}")
+        why = (_text(started[1]) if isinstance(started, tuple) and len(started) == 2
+               and started[0] == Atom("error") and isinstance(started[1], (bytes, bytearray)) else _short(started))
+        raise WorkspaceError(f"Beamtalk did not start on node {node.remote}: {why}")
     return {str(k): v for k, v in started[1].items()}
 
 
