@@ -42,7 +42,8 @@ def test_attach_evaluate_define_actor_detach_leaves_node_untouched(plain):
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == ["7", "Counter", "a Counter", "2", "2", '"a Counter"',
                                      f"Detached from {plain.name}; Beamtalk stays loaded there (its actors "
-                                     f"and classes run on; `beamtalk detach --node {plain.name} --unload` "
+                                     f"and classes run on; `beamtalk detach --node {plain.name} --cookie-file "
+                                     f"{plain.cookie_file} --unload` "
                                      f"removes it)."]
     assert f"Loaded Beamtalk" in r.stderr and plain.name in r.stderr
 
@@ -107,6 +108,8 @@ def test_a_node_running_another_version_is_refused_then_upgraded(plain):
     assert r.returncode == 1
     assert f"Node {plain.name} runs another Beamtalk (0.0.1+old; this beamtalk is 0.1.0+" in r.stderr
     assert "--upgrade" in r.stderr and "Traceback" not in r.stderr
+    # the command in the hint can be run as it is: it names the cookie file given
+    assert f"`beamtalk detach --node {plain.name} --cookie-file {plain.cookie_file} --unload`" in r.stderr
     up = run_beamtalk(["repl", *attach_args(plain, "--upgrade")], input="x\n3 + 4\n", timeout=120)
     assert up.returncode == 0, up.stderr
     assert "Replacing Beamtalk 0.0.1+old" in up.stderr

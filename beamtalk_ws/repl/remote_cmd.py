@@ -14,7 +14,7 @@ from beamtalk_ws.workspace.errors import WorkspaceError
 
 from .core import Outcome
 
-DEFAULT_COOKIE = "~/.erlang.cookie"
+DEFAULT_COOKIE = remote.DEFAULT_COOKIE
 
 
 def add_target_opts(p, *, required: bool) -> None:
@@ -66,4 +66,5 @@ async def detach_command(repl, arg: str) -> Outcome:
         n = await remote.unload(client.node)
         return Outcome(True, f"Removed Beamtalk from {node} ({n} modules unloaded). Detached.", quit=True)
     return Outcome(True, f"Detached from {node}; Beamtalk stays loaded there (its actors and classes run on; "
-                         f"`beamtalk detach --node {node} --unload` removes it).", quit=True)
+                         f"`{remote.detach_command(getattr(client, 'remote_target', None), node)}` removes it).",
+                   quit=True)

@@ -32,6 +32,8 @@ from .errors import CookieError, WorkspaceError
 from .paths import beamtalk_home
 
 LOAD_TIMEOUT = 60.0
+#: The cookie file `--node` uses when none is given (Erlang's own default).
+DEFAULT_COOKIE = "~/.erlang.cookie"
 
 
 @dataclass(frozen=True)
@@ -249,7 +251,18 @@ async def unload(node: Node) -> int:
     return len(modules)
 
 
-async def ensure_beamtalk(node: Node, *, upgrade: bool, say) -> str:
+def detach_command(target: Target | None, node) -> str:
+    """The `beamtalk detach … --unload` command for this node, as the user can
+    run it: with the cookie file (or credentials) they attached with."""
+    how = ""
+    if target is not None and target.cookie is not None:
+        how = f" --credentials {target.cookie_file}"
+    elif target is not None and Path(target.cookie_file) != Path(DEFAULT_COOKIE).expanduser():
+        how = f" --cookie-file {target.cookie_file}"
+    return f"beamtalk detach --node {node}{how} --unload"
+
+
+async def ensure_beamtalk(node: Node, *, upgrade: bool, say, target: Target | None = None) -> str:
     """Make Beamtalk run on the node (load, reuse or upgrade); answers a note for the user."""
     stamp = version()
     state, info = await node_state(node)
@@ -263,7 +276,7 @@ async def ensure_beamtalk(node: Node, *, upgrade: bool, say) -> str:
             raise WorkspaceError(
                 f"Node {node.remote} runs another Beamtalk ({running}; this beamtalk is {stamp}). "
                 f"Hint: `--upgrade` replaces it (its actors, classes and bindings are lost), or detach "
-                f"with `beamtalk detach --node {node.remote} --unload` first.")
+                f"with `{detach_command(target, node.remote)}` first.")
         say(f"Replacing Beamtalk {running} on {node.remote}...")
         await unload(node)
     elif state == "stale":
@@ -284,7 +297,7 @@ async def attach(target: Target, session: str = "default", *, upgrade: bool = Fa
     """A client on `session` of the node, with Beamtalk loaded there if needed."""
     node = await connect_node(target)
     try:
-        note = await ensure_beamtalk(node, upgrade=upgrade, say=say)
+        note = await ensure_beamtalk(node, upgrade=upgrade, say=say, target=target)
         ws = RemoteWorkspace(str(node.remote))
         client = await WorkspaceClient.on_node(node, ws, session)
     except rpc.RpcError as e:
@@ -320,4 +333,5 @@ async def detach(target: Target, *, unload_all: bool) -> str:
 
 
 __all__ = ["Target", "RemoteWorkspace", "attach", "detach", "unload", "version", "read_cookie",
-           "resolve_address", "connect_node", "ensure_beamtalk", "node_state"]
+           "resolve_address", "connect_node", "ensure_beamtalk", "node_state", "detach_command",
+           "DEFAULT_COOKIE"]
