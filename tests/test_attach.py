@@ -251,3 +251,21 @@ def test_attach_after_an_older_unload_left_the_beamtalk_module(plain):
     gone = run_beamtalk(["detach", *attach_args(plain), "--unload"], timeout=60)
     assert gone.returncode == 0, gone.stderr
     assert asyncio.run(probe(plain))["beamtalk_modules"] == []
+
+
+def test_detach_unload_in_a_repl_on_a_workspace_node_is_refused(own_ws):
+    """`repl --node` on a workspace node beamtalk started, then `:detach --unload`,
+    used to unload the runtime from under the workspace (its server gone, the
+    node left running without it); `beamtalk detach --unload` refused already."""
+    from beamtalk_ws.workspace import launcher
+
+    launcher.start(own_ws, idle_timeout=None)
+    args = ["--node", own_ws.node_name, "--cookie-file", str(own_ws.cookie_file)]
+    r = run_beamtalk(["repl", *args], input="w := 6 * 7\n:detach --unload\n", timeout=120)
+    assert r.stdout.splitlines() == [
+        "42",
+        f"Node {own_ws.node_name} is a Beamtalk workspace node: `:detach --unload` would remove its "
+        f"workspace. Leave it with :detach (it keeps running); stop it with `beamtalk workspace stop`."]
+    after = run_beamtalk(["repl", "--workspace", own_ws.id], input="w + 1\n", timeout=60)
+    assert after.returncode == 0, after.stderr
+    assert after.stdout.splitlines() == ["43"]

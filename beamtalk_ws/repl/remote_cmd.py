@@ -63,6 +63,13 @@ async def detach_command(repl, arg: str) -> Outcome:
         return Outcome(False, "Usage: :detach [--unload]", kind="command")
     node = client.ws.node_name
     if arg == "--unload":
+        state, _ = await remote.node_state(client.node)
+        if state == "workspace":
+            # Its runtime is the workspace's own: unloading it would leave the
+            # node running without its workspace server (`beamtalk detach` refuses too).
+            return Outcome(False, f"Node {node} is a Beamtalk workspace node: `:detach --unload` would remove "
+                                  f"its workspace. Leave it with :detach (it keeps running); stop it with "
+                                  f"`beamtalk workspace stop`.", kind="command")
         n = await remote.unload(client.node)
         return Outcome(True, f"Removed Beamtalk from {node} ({n} modules unloaded). Detached.", quit=True)
     return Outcome(True, f"Detached from {node}; Beamtalk stays loaded there (its actors and classes run on; "
