@@ -139,6 +139,32 @@ def test_node_death_is_reported_and_a_new_node_started(bt_home):
         launcher.kill(ws)
 
 
+def test_a_workspace_stopped_from_elsewhere_is_reported_as_stopped_not_dead(bt_home):
+    """`beamtalk workspace stop` from another terminal while a --json client was
+    attached: the next reply said the node "has died" and quoted a fragment of
+    its shutdown output (`(n`) as "the last lines of its log"."""
+    from conftest import run_beamtalk
+    from beamtalk_ws.workspace import launcher, paths
+
+    name = "s" + uuid.uuid4().hex[:8]
+    ws = paths.resolve(name)
+    launcher.start(ws, idle_timeout=None)
+    c = JsonClient(name)
+    try:
+        assert c.ask({"id": 1, "op": "eval", "code": "x := 41"}) == {"id": 1, "value": "41"}
+        info = launcher.read_node_info(ws)
+        assert run_beamtalk(["workspace", "stop", name]).returncode == 0
+        text = c.ask({"id": 2, "op": "eval", "code": "x + 1"})["error"]
+        assert text.startswith(
+            f"The workspace '{name}' node {info.node} (OS pid {info.os_pid}) was stopped since the previous "
+            f"request (`beamtalk workspace stop`); this request was not run.\nConnected to a new node ")
+        assert "has died" not in text and "Last lines of its log" not in text
+        assert c.ask({"id": 3, "op": "eval", "code": "x"}) == {"id": 3, "value": "41"}
+    finally:
+        c.close()
+        launcher.kill(ws)
+
+
 # ---------------------------------------------------------------------------
 # Protocol fuzzing.
 

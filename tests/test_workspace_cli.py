@@ -119,6 +119,10 @@ def test_workspace_lifecycle_commands(own_workspace, bt_home):
     assert stopped.returncode == 0 and "Stopped workspace" in stopped.stdout
     status = run_beamtalk(["workspace", "status", own_workspace])
     assert "Status:    stopped" in status.stdout
+    # a stop that was asked for is said as such (it read "has exited", as for a crash)
+    attach = run_beamtalk(["repl", "--no-start", "--workspace", own_workspace], input="")
+    assert attach.returncode == 1
+    assert "was stopped (`beamtalk workspace stop`)." in attach.stderr, attach.stderr
 
 
 def test_dead_workspace_is_reported(own_workspace):

@@ -41,8 +41,9 @@ async def open_client(
     if info is None:
         previous = launcher.read_node_info(ws)
         if previous is not None:
+            why = launcher.stop_reason(ws, previous.os_pid)
             say(f"Workspace '{ws.id}' is not running: its node {previous.node} "
-                f"(OS pid {previous.os_pid}) has exited.")
+                f"(OS pid {previous.os_pid}) " + (f"was stopped ({why})." if why else "has exited."))
         if start == "never":
             raise WorkspaceNotRunning(
                 f"Workspace '{ws.id}' is not running. Start it with `beamtalk workspace start"

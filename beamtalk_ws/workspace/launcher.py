@@ -42,6 +42,16 @@ def read_node_info(ws: WorkspacePaths) -> NodeInfo | None:
         return None
 
 
+def stop_reason(ws: WorkspacePaths, os_pid: int) -> str | None:
+    """Why the node with this OS pid stopped, if it was asked to (it writes
+    `node.stopped` on its way out: `beamtalk workspace stop`, idle timeout)."""
+    try:
+        pid, _, why = (ws.dir / "node.stopped").read_text().strip().partition(" ")
+    except OSError:
+        return None
+    return why if pid == str(os_pid) and why else None
+
+
 def _pid_is_node(pid: int, node_name: str) -> bool:
     """True if `pid` is alive and is the BEAM of this workspace (not a reused pid)."""
     try:
