@@ -269,3 +269,25 @@ def test_detach_unload_in_a_repl_on_a_workspace_node_is_refused(own_ws):
     after = run_beamtalk(["repl", "--workspace", own_ws.id], input="w + 1\n", timeout=60)
     assert after.returncode == 0, after.stderr
     assert after.stdout.splitlines() == ["43"]
+
+
+def test_a_second_repl_on_the_same_session_of_an_attached_node_is_told(plain):
+    """A workspace REPL says "Note: 1 other client is attached to session …";
+    `repl --node` said nothing, though the two share bindings and evaluator."""
+    import subprocess
+
+    from conftest import beamtalk_cmd
+
+    first = subprocess.Popen(beamtalk_cmd() + ["repl", *attach_args(plain)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first.stdin.write("s := 1\n")
+        first.stdin.flush()
+        assert first.stdout.readline() == "1\n"
+        second = run_beamtalk(["repl", *attach_args(plain)], input="s + 1\n", timeout=60)
+        assert second.stdout.splitlines() == ["2"]
+        assert ("Note: 1 other client is attached to session 'default'; you share its bindings and its "
+                "evaluator.") in second.stderr.splitlines()
+    finally:
+        first.kill()
+        first.wait(10)

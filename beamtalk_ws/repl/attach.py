@@ -28,6 +28,14 @@ def idle_timeout_from(args) -> int | None:
     return launcher.DEFAULT_IDLE_TIMEOUT
 
 
+def note_shared_session(client: WorkspaceClient, session: str, say: Callable[[str], None]) -> None:
+    """Tell the user when others already work in this session (on a workspace or an attached node)."""
+    if client.other_clients:
+        n = client.other_clients
+        say(f"Note: {n} other client{'s are' if n > 1 else ' is'} attached to session '{session}'; "
+            f"you share its bindings and its evaluator.")
+
+
 async def open_client(
     ws: WorkspacePaths,
     session: str,
@@ -62,10 +70,7 @@ async def open_client(
     try:
         client = await WorkspaceClient.connect(ws, session)
         client.started_node = info is None
-        if client.other_clients:
-            n = client.other_clients
-            say(f"Note: {n} other client{'s are' if n > 1 else ' is'} attached to session '{session}'; "
-                f"you share its bindings and its evaluator.")
+        note_shared_session(client, session, say)
         return client
     except WorkspaceNotRunning as e:
         raise WorkspaceError(

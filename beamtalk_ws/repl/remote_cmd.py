@@ -45,6 +45,9 @@ async def open_remote_client(args, say=lambda s: print(s, file=sys.stderr)):
     """`beamtalk repl --node`: connect, load Beamtalk if needed, attach a session."""
     client = await remote.attach(target_from(args), args.session, upgrade=args.upgrade, say=say)
     say(client.attach_note)
+    from .attach import note_shared_session
+
+    note_shared_session(client, args.session, say)
     return client
 
 
