@@ -264,3 +264,27 @@ def test_status_and_stop_of_a_workspace_that_never_existed_say_so(bt_home):
     assert stop.stdout.strip() == (f"No workspace '{name}': nothing was ever started under that name "
                                    f"(`beamtalk workspace list` shows the workspaces).")
     assert not (bt_home / "workspaces" / name).exists()
+
+
+def test_erl_epmd_port_is_honoured_by_clients_and_the_compiler_peer(own_ws, monkeypatch):
+    """With ERL_EPMD_PORT set (Erlang's own variable for a non-default epmd), the
+    node registered with that epmd but every client asked port 4369: the
+    workspace started and was then "not running" for the REPL."""
+    import socket
+
+    from beamtalk_ws.workspace import launcher
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("ERL_EPMD_PORT", str(port))
+    try:
+        launcher.start(own_ws, idle_timeout=None)
+        r = run_beamtalk(["repl", "--workspace", own_ws.id],
+                         input='3 + 4\n(Erlang beamtalk) eval: "6 * 7"\n', timeout=120)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.splitlines() == ["7", "{#ok, 42}"]       # the second through the compiler peer
+    finally:
+        launcher.kill(own_ws)
+        subprocess.run(["epmd", "-kill"], env=dict(os.environ, ERL_EPMD_PORT=str(port)),
+                       capture_output=True, timeout=30)
