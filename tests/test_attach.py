@@ -291,3 +291,31 @@ def test_a_second_repl_on_the_same_session_of_an_attached_node_is_told(plain):
     finally:
         first.kill()
         first.wait(10)
+
+
+def test_a_repl_whose_node_had_beamtalk_unloaded_says_so(plain):
+    """`beamtalk detach --unload` from another terminal while a REPL was attached:
+    its next input answered "The workspace server on N stopped during evaluation"
+    (no evaluation was running, and nothing said Beamtalk had been removed)."""
+    import subprocess
+
+    from conftest import beamtalk_cmd
+
+    proc = subprocess.Popen(beamtalk_cmd() + ["repl", *attach_args(plain)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        proc.stdin.write("u := 9\n")
+        proc.stdin.flush()
+        assert proc.stdout.readline() == "9\n"
+        gone = run_beamtalk(["detach", *attach_args(plain), "--unload"], timeout=60)
+        assert gone.returncode == 0, gone.stderr
+        proc.stdin.write("u + 1\n")
+        proc.stdin.flush()
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 1
+    assert (f"Beamtalk no longer runs on {plain.name} (it was removed with `--unload`, or its workspace "
+            f"server stopped): this session's bindings (u), the actors and the classes it had there are "
+            f"gone. Attach again to load it anew.") in out + err
+    assert "during evaluation" not in out + err

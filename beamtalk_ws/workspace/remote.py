@@ -68,6 +68,13 @@ class RemoteWorkspace:
         self.dir.mkdir(parents=True, exist_ok=True)
         return self.dir / "history"
 
+    def server_gone_text(self, bindings: list[str]) -> str:
+        """The node is there but Beamtalk's server is not (`--unload` from elsewhere)."""
+        held = f"this session's bindings ({', '.join(bindings)}), " if bindings else ""
+        return (f"Beamtalk no longer runs on {self.node_name} (it was removed with `--unload`, or its "
+                f"workspace server stopped): {held}the actors and the classes it had there are gone. "
+                f"Attach again to load it anew.")
+
     def lost_text(self, bindings: list[str]) -> str:
         held = f"this session's bindings ({', '.join(bindings)}), " if bindings else ""
         return (f"Node {self.node_name} went away: {held}the actors and the classes Beamtalk had "
