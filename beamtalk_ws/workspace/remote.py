@@ -277,6 +277,8 @@ async def ensure_beamtalk(node: Node, *, upgrade: bool, say, target: Target | No
         return f"Node {node.remote} is a Beamtalk workspace node; attached to its workspace."
     if state == "attached" and info is not None:
         running = _text(info.get("version"))
+        if running == "cluster" and info.get("workspace") is not True and not upgrade:
+            raise WorkspaceError(await _cluster_member_text(node))
         if running == stamp and info.get("workspace") is True:
             return f"Beamtalk {running} is already loaded on {node.remote}: reusing it ({info.get('classes', 0)} classes of yours)."
         if running != stamp and not upgrade:
@@ -291,6 +293,19 @@ async def ensure_beamtalk(node: Node, *, upgrade: bool, say, target: Target | No
         await unload(node)
     await load_beamtalk(node, stamp, say)
     return f"Loaded Beamtalk {stamp} into {node.remote} (under beamtalk_attach_sup; `:detach` leaves it, `:detach --unload` removes it)."
+
+
+async def _cluster_member_text(node: Node) -> str:
+    """A node Beamtalk reached through another node's cluster (beamtalk_cluster):
+    it runs classes and actors for that node, with no workspace server."""
+    home = await rpc.call(node, "persistent_term", "get",
+                          [(Atom("beamtalk_cluster"), Atom("home")), Atom("none")])
+    where = f"{home}'s cluster" if home != Atom("none") else "another node's cluster"
+    attach_to = f"Attach to {home} instead" if home != Atom("none") else "Attach to that node instead"
+    return (f"Node {node.remote} runs Beamtalk as a member of {where} (its classes and actors are served "
+            f"from there; it has no workspace of its own). {attach_to} (`spawnOn: #'{node.remote}'` starts "
+            f"actors here), or add --upgrade to give it a Beamtalk of its own (the actors the cluster runs "
+            f"on it are lost).")
 
 
 def _text(v) -> str:
