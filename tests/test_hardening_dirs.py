@@ -143,3 +143,14 @@ def test_workspace_files_are_private_under_umask_000(workspace, bt_home, fresh_h
         assert files_open_to_others(wsdir, skip=("store",)) == {}
     finally:
         launcher.kill(ws)
+
+
+def test_the_history_directory_of_an_attached_node_is_0700_under_umask_000(fresh_home, umask0):
+    """`repl --node` keeps its history in $BEAMTALK_HOME/attached/<node>/, made
+    with a plain mkdir: 0777 under umask 000, where another user could plant a
+    symlink for the history file."""
+    from beamtalk_ws.workspace.remote import RemoteWorkspace
+
+    history = RemoteWorkspace("shop@app1").history
+    assert history.parent.is_dir()
+    assert modes_under(fresh_home) == {".": 0o700, "attached": 0o700, "attached/shop_app1": 0o700}

@@ -29,7 +29,7 @@ from beamtalk_ws.dist.terms import Atom, ExportFun
 from . import erlbuild, stdlibbuild
 from .client import WorkspaceClient
 from .errors import CookieError, WorkspaceError
-from .paths import beamtalk_home
+from .paths import beamtalk_home, private_dir
 
 LOAD_TIMEOUT = 60.0
 #: The cookie file `--node` uses when none is given (Erlang's own default).
@@ -65,7 +65,7 @@ class RemoteWorkspace:
 
     @property
     def history(self) -> Path:
-        self.dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.dir)       # 0700 and ours, like every directory under the home
         return self.dir / "history"
 
     def server_gone_text(self, bindings: list[str]) -> str:
