@@ -630,6 +630,11 @@ async def _status(ws) -> int:
 
     info = launcher.running_info(ws)
     print(f"Workspace: {ws.id}")
+    if info is None and not ws.dir.exists():
+        # A mistyped name: not "stopped", which would say it had been there.
+        print(f"Status:    no such workspace (nothing was ever started as '{ws.id}'; "
+              f"`beamtalk workspace list` shows the workspaces)")
+        return 3
     print(f"Directory: {ws.dir}")
     print(f"Storage:   {_size_text(launcher.store_size(ws))} in {launcher.store_dir(ws)}")
     if info is None:
@@ -690,7 +695,11 @@ async def _stop(ws, force: bool) -> int:
     from beamtalk_ws.workspace.client import WorkspaceClient
 
     if launcher.running_info(ws) is None:
-        print(f"Workspace '{ws.id}' is not running.")
+        if not ws.dir.exists():
+            print(f"No workspace '{ws.id}': nothing was ever started under that name "
+                  f"(`beamtalk workspace list` shows the workspaces).")
+        else:
+            print(f"Workspace '{ws.id}' is not running.")
         return 0
     try:
         client = await WorkspaceClient.connect(ws, session="default", timeout=3.0)

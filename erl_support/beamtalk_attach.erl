@@ -33,13 +33,26 @@
 %% this node can hand the same runtime on to the nodes of its cluster
 %% (beamtalk_cluster), which cannot read it from a file here.
 install(Code, Opts) ->
-    case code:atomic_load([C || {M, _, _} = C <- Code, M =/= ?MODULE]) of
+    Load = [C || {M, _, _} = C <- Code, M =/= ?MODULE],
+    %% Old code of these modules (left by an earlier Beamtalk's unload, which
+    %% did not remove `beamtalk`) makes atomic_load answer not_purged: purge it
+    %% when no process runs it.
+    [code:soft_purge(M) || {M, _, _} <- Load],
+    case code:atomic_load(Load) of
         ok ->
             persistent_term:put({?MODULE, code}, maps:from_list([{M, {F, B}} || {M, F, B} <- Code])),
             start(Opts);
         {error, What} ->
-            {error, iolist_to_binary(io_lib:format("the runtime did not load: ~tp", [What]))}
+            {error, iolist_to_binary(["the runtime did not load: ", load_errors(What)])}
     end.
+
+load_errors(What) ->
+    lists:join("; ", [io_lib:format("module ~ts: ~ts", [M, load_error(R)]) || {M, R} <- What]).
+
+load_error(not_purged) -> "a process of the node still runs its old code";
+load_error(on_load_not_allowed) -> "it has an on_load function";
+load_error(sticky_directory) -> "it is a sticky system module";
+load_error(R) -> io_lib:format("~tp", [R]).
 
 %% @doc Start Beamtalk on this node (Opts: version, stdlib modules, workspace
 %% options).  Answers `{ok, Info}`; a second call answers the running one's Info.
@@ -138,11 +151,13 @@ stop(Pid) ->
     end,
     ok.
 
-%% @doc The loaded modules that are Beamtalk's: the runtime (`beamtalk_*`)
-%% and everything compiled from Beamtalk (`bt@*`: stdlib, classes, inputs).
+%% @doc The loaded modules that are Beamtalk's: the runtime (`beamtalk_*`,
+%% and `beamtalk`, the Erlang API `beamtalk:eval/1`) and everything compiled
+%% from Beamtalk (`bt@*`: stdlib, classes, inputs).
 owned_modules() ->
     [M || {M, _} <- code:all_loaded(), owned_name(M)].
 
+owned_name(beamtalk) -> true;
 owned_name(A) when is_atom(A) ->
     case atom_to_binary(A, utf8) of
         <<"beamtalk_", _/binary>> -> true;

@@ -132,6 +132,7 @@ write_node_info(Dir, Restored) ->
     Path = filename:join(Dir, "node.info"),
     Tmp = Path ++ ".tmp",
     ok = file:write_file(Tmp, Info),
+    ok = file:change_mode(Tmp, 8#600),      % private whatever the umask
     ok = file:rename(Tmp, Path).
 
 %% A JSON string literal (node.info is read by Python's json).

@@ -194,9 +194,8 @@ handle_call(compiler_status, _From, St) ->
 handle_call(ping, _From, St) ->
     {reply, pong, St};
 handle_call(stop, _From, St) ->
-    %% Reply first, then stop the node: the caller is told it worked.  The
-    %% log line tells an attached client that this was no crash (revive.py).
-    io:format(user, "beamtalk workspace ~ts: stopped on request~n", [St#st.id]),
+    %% Reply first, then stop the node: the caller is told it worked.
+    note_stopped(St, <<"`beamtalk workspace stop`">>),
     timer:apply_after(50, init, stop, []),
     {reply, ok, St};
 %% Completion and `:help` (beamtalk_complete): `{complete, Session, Req}`
@@ -243,6 +242,7 @@ handle_info({eval_timeout, Ref}, St) ->
     end;
 handle_info({'DOWN', Mon, process, _Pid, _Reason}, #st{owner = Mon} = St) ->
     io:format(user, "beamtalk workspace ~ts: its owner has gone, stopping~n", [St#st.id]),
+    note_stopped(St, <<"its --ephemeral client has gone">>),
     init:stop(),
     {noreply, St};
 handle_info({'DOWN', Mon, process, Pid, Reason}, St) ->
@@ -256,6 +256,7 @@ handle_info(idle_timeout, St) ->
     case maps:size(St#st.clients) =:= 0 andalso not any_running(St) of
         true ->
             io:format(user, "beamtalk workspace ~ts: idle timeout, stopping~n", [St#st.id]),
+            note_stopped(St, <<"its idle timeout">>),
             init:stop(),
             {noreply, St};
         false ->
@@ -588,3 +589,19 @@ cancel_idle(#st{idle_timer = T} = St) ->
     _ = erlang:cancel_timer(T),
     receive idle_timeout -> ok after 0 -> ok end,
     St#st{idle_timer = undefined}.
+
+
+%% Why this node stopped, for a client that finds it gone (`node.stopped`:
+%% "OsPid Reason"): a stop asked for is not reported as a death.  Only in a
+%% workspace directory of ours (it has node.info); never in the working
+%% directory of a node we attached to.
+note_stopped(#st{dir = Dir}, Why) ->
+    case filelib:is_regular(filename:join(Dir, "node.info")) of
+        true ->
+            Path = filename:join(Dir, "node.stopped"),
+            _ = file:write_file(Path, [os:getpid(), " ", Why, "\n"]),
+            _ = file:change_mode(Path, 8#600),
+            ok;
+        false ->
+            ok
+    end.

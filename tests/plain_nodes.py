@@ -120,7 +120,7 @@ async def probe(node: PlainNode) -> dict:
             "applications": sorted(str(a[0]) for a in await call("application", "which_applications")),
             "kernel_children": sorted(str(c[0]) for c in await call("supervisor", "which_children",
                                                                       Atom("kernel_sup"))),
-            "beamtalk_modules": sorted(m for m in loaded if m.startswith(("beamtalk_", "bt@"))),
+            "beamtalk_modules": sorted(m for m in loaded if m.startswith(("beamtalk_", "bt@")) or m == "beamtalk"),
             "persistent_terms": (await call("persistent_term", "info"))[Atom("count")],
             "logger_filters": [str(f[0]) for f in (await call("logger", "get_primary_config"))[Atom("filters")]],
         }

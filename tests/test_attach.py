@@ -42,7 +42,8 @@ def test_attach_evaluate_define_actor_detach_leaves_node_untouched(plain):
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == ["7", "Counter", "a Counter", "2", "2", '"a Counter"',
                                      f"Detached from {plain.name}; Beamtalk stays loaded there (its actors "
-                                     f"and classes run on; `beamtalk detach --node {plain.name} --unload` "
+                                     f"and classes run on; `beamtalk detach --node {plain.name} --cookie-file "
+                                     f"{plain.cookie_file} --unload` "
                                      f"removes it)."]
     assert f"Loaded Beamtalk" in r.stderr and plain.name in r.stderr
 
@@ -107,6 +108,8 @@ def test_a_node_running_another_version_is_refused_then_upgraded(plain):
     assert r.returncode == 1
     assert f"Node {plain.name} runs another Beamtalk (0.0.1+old; this beamtalk is 0.1.0+" in r.stderr
     assert "--upgrade" in r.stderr and "Traceback" not in r.stderr
+    # the command in the hint can be run as it is: it names the cookie file given
+    assert f"`beamtalk detach --node {plain.name} --cookie-file {plain.cookie_file} --unload`" in r.stderr
     up = run_beamtalk(["repl", *attach_args(plain, "--upgrade")], input="x\n3 + 4\n", timeout=120)
     assert up.returncode == 0, up.stderr
     assert "Replacing Beamtalk 0.0.1+old" in up.stderr
@@ -194,3 +197,125 @@ def test_json_mode_attaches_too(plain):
     replies = [json.loads(line) for line in r.stdout.splitlines()]
     assert replies[0] == {"id": 1, "value": "7"}
     assert replies[1]["id"] == 2 and replies[1]["value"].startswith(f"Detached from {plain.name}")
+
+
+def test_json_mode_after_detach_answers_that_it_is_detached(plain):
+    """`:detach` in --json used to answer "Detached" and then go on evaluating
+    on the node (and after `--unload`, "the workspace server stopped during
+    evaluation"): a later request now says the client has left the node."""
+    import json
+
+    def run(detach):
+        reqs = [{"id": 1, "op": "eval", "code": "y := 1"}, {"id": 2, "op": "eval", "code": detach},
+                {"id": 3, "op": "eval", "code": "y + 1"}, {"id": 4, "op": "bindings"}]
+        r = run_beamtalk(["repl", "--json", *attach_args(plain)],
+                         input="".join(json.dumps(q) + "\n" for q in reqs), timeout=120)
+        assert r.returncode == 0, r.stderr
+        return [json.loads(line) for line in r.stdout.splitlines()]
+
+    gone = (f"Detached from {plain.name}: this client no longer talks to it. Attach again with "
+            f"`beamtalk repl --json --node {plain.name}`.")
+    replies = run(":detach")
+    assert replies[1]["value"].startswith(f"Detached from {plain.name}; Beamtalk stays loaded")
+    assert replies[2:] == [{"id": 3, "error": gone}, {"id": 4, "error": gone}]
+    replies = run(":detach --unload")
+    assert replies[1]["value"].startswith(f"Removed Beamtalk from {plain.name}")
+    assert replies[2:] == [{"id": 3, "error": gone}, {"id": 4, "error": gone}]
+    assert asyncio.run(probe(plain))["beamtalk_modules"] == []
+
+
+def test_attach_after_an_older_unload_left_the_beamtalk_module(plain):
+    """An older beamtalk's `--unload` left the `beamtalk` module loaded; loaded
+    again and left again, it has old code, and the next attach (or `--upgrade`)
+    failed with `{error,<<"the runtime did not load: [{beamtalk,not_purged}]">>}`."""
+    from beamtalk_ws.dist import rpc
+    from beamtalk_ws.dist.node import Node
+    from beamtalk_ws.dist.terms import Atom
+    from beamtalk_ws.workspace import erlbuild
+
+    beam = (erlbuild.ensure_built() / "beamtalk.beam").read_bytes()
+
+    async def leave_old_code():
+        n = await Node.connect(plain.name, plain.cookie_file.read_bytes())
+        try:
+            for _ in range(2):      # current and old code, as two attach/unload rounds left it
+                loaded = await rpc.call(n, "code", "load_binary", [Atom("beamtalk"), list(b"beamtalk.beam"), beam])
+                assert loaded == (Atom("module"), Atom("beamtalk"))
+        finally:
+            await n.close()
+
+    asyncio.run(leave_old_code())
+    r = run_beamtalk(["repl", *attach_args(plain)], input="3 + 4\n", timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["7"]
+    gone = run_beamtalk(["detach", *attach_args(plain), "--unload"], timeout=60)
+    assert gone.returncode == 0, gone.stderr
+    assert asyncio.run(probe(plain))["beamtalk_modules"] == []
+
+
+def test_detach_unload_in_a_repl_on_a_workspace_node_is_refused(own_ws):
+    """`repl --node` on a workspace node beamtalk started, then `:detach --unload`,
+    used to unload the runtime from under the workspace (its server gone, the
+    node left running without it); `beamtalk detach --unload` refused already."""
+    from beamtalk_ws.workspace import launcher
+
+    launcher.start(own_ws, idle_timeout=None)
+    args = ["--node", own_ws.node_name, "--cookie-file", str(own_ws.cookie_file)]
+    r = run_beamtalk(["repl", *args], input="w := 6 * 7\n:detach --unload\n", timeout=120)
+    assert r.stdout.splitlines() == [
+        "42",
+        f"Node {own_ws.node_name} is a Beamtalk workspace node: `:detach --unload` would remove its "
+        f"workspace. Leave it with :detach (it keeps running); stop it with `beamtalk workspace stop`."]
+    after = run_beamtalk(["repl", "--workspace", own_ws.id], input="w + 1\n", timeout=60)
+    assert after.returncode == 0, after.stderr
+    assert after.stdout.splitlines() == ["43"]
+
+
+def test_a_second_repl_on_the_same_session_of_an_attached_node_is_told(plain):
+    """A workspace REPL says "Note: 1 other client is attached to session …";
+    `repl --node` said nothing, though the two share bindings and evaluator."""
+    import subprocess
+
+    from conftest import beamtalk_cmd
+
+    first = subprocess.Popen(beamtalk_cmd() + ["repl", *attach_args(plain)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first.stdin.write("s := 1\n")
+        first.stdin.flush()
+        assert first.stdout.readline() == "1\n"
+        second = run_beamtalk(["repl", *attach_args(plain)], input="s + 1\n", timeout=60)
+        assert second.stdout.splitlines() == ["2"]
+        assert ("Note: 1 other client is attached to session 'default'; you share its bindings and its "
+                "evaluator.") in second.stderr.splitlines()
+    finally:
+        first.kill()
+        first.wait(10)
+
+
+def test_a_repl_whose_node_had_beamtalk_unloaded_says_so(plain):
+    """`beamtalk detach --unload` from another terminal while a REPL was attached:
+    its next input answered "The workspace server on N stopped during evaluation"
+    (no evaluation was running, and nothing said Beamtalk had been removed)."""
+    import subprocess
+
+    from conftest import beamtalk_cmd
+
+    proc = subprocess.Popen(beamtalk_cmd() + ["repl", *attach_args(plain)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        proc.stdin.write("u := 9\n")
+        proc.stdin.flush()
+        assert proc.stdout.readline() == "9\n"
+        gone = run_beamtalk(["detach", *attach_args(plain), "--unload"], timeout=60)
+        assert gone.returncode == 0, gone.stderr
+        proc.stdin.write("u + 1\n")
+        proc.stdin.flush()
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 1
+    assert (f"Beamtalk no longer runs on {plain.name} (it was removed with `--unload`, or its workspace "
+            f"server stopped): this session's bindings (u), the actors and the classes it had there are "
+            f"gone. Attach again to load it anew.") in out + err
+    assert "during evaluation" not in out + err

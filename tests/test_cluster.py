@@ -193,3 +193,37 @@ def test_attaching_to_one_node_leaves_the_others_alone_until_a_class_is_loaded(c
     untouched, loaded = asyncio.run(scenario())
     assert untouched == []
     assert "bt@counter" in loaded and "beamtalk_attach" in loaded
+
+
+def test_attaching_to_a_node_that_runs_beamtalk_for_the_cluster_names_the_home_node(cluster, tmp_path):
+    """`repl --node` on a node that got Beamtalk from another node's cluster said
+    "runs another Beamtalk (cluster; this beamtalk is …)" and offered --upgrade,
+    which throws away the actors the cluster runs there."""
+    from conftest import run_beamtalk
+
+    from beamtalk_ws.repl.core import Repl
+    from beamtalk_ws.workspace import remote
+
+    first, second, _ = cluster
+    asyncio.run(_connect(first, second))
+    src = tmp_path / "counter.bt"
+    src.write_text(COUNTER.format(step=1))
+
+    async def scenario():
+        client = await remote.attach(remote.Target(first.name, first.cookie_file), "c5")
+        repl = Repl(client)
+        try:
+            await repl.evaluate(f":load {src}")
+            assert (await repl.evaluate(f"k := Counter spawnOn: #'{second.name}'")).ok
+        finally:
+            await client.close()
+
+    asyncio.run(scenario())
+    r = run_beamtalk(["repl", "--node", second.name, "--cookie-file", str(second.cookie_file)],
+                     input="3 + 4\n", timeout=120)
+    assert r.returncode == 1
+    assert r.stderr.strip() == (
+        f"beamtalk: Node {second.name} runs Beamtalk as a member of {first.name}'s cluster (its classes "
+        f"and actors are served from there; it has no workspace of its own). Attach to {first.name} "
+        f"instead (`spawnOn: #'{second.name}'` starts actors here), or add --upgrade to give it a "
+        f"Beamtalk of its own (the actors the cluster runs on it are lost).")

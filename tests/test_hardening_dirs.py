@@ -112,3 +112,45 @@ def test_the_cli_reports_a_refused_home_in_words(fresh_home):
     assert "it is writable by group or others (mode 0777)" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert not (fresh_home / "workspaces").exists()
+
+
+def files_open_to_others(root: Path, skip: tuple[str, ...] = ()) -> dict[str, int]:
+    return {str(p.relative_to(root)): stat.S_IMODE(p.stat().st_mode)
+            for p in root.rglob("*") if p.is_file() and not str(p.relative_to(root)).startswith(skip)
+            and stat.S_IMODE(p.stat().st_mode) & 0o077}
+
+
+def test_cache_files_are_private_under_umask_000(fresh_home, umask0):
+    """The directories were 0700, but the files in them came out 0666."""
+    erlbuild.cached_dir(fresh_home / "cache" / "erl" / "abc123",
+                        lambda out: (out / "x.beam").write_bytes(b"beam"))
+    assert files_open_to_others(fresh_home) == {}
+
+
+def test_workspace_files_are_private_under_umask_000(workspace, bt_home, fresh_home, umask0):
+    """node.log, node.info, start.lock and metadata.json came out 0666 (the store's
+    Mnesia files follow the node's umask inside their 0700 directory: README)."""
+    shutil.copytree(bt_home / "cache", fresh_home / "cache")
+    for d in [fresh_home, *(p for p in fresh_home.rglob("*") if p.is_dir())]:
+        os.chmod(d, 0o700)
+    for f in (p for p in fresh_home.rglob("*") if p.is_file()):
+        os.chmod(f, 0o600)
+    ws = paths.resolve("u" + uuid.uuid4().hex[:8])
+    try:
+        launcher.start(ws, idle_timeout=None)
+        wsdir = fresh_home / "workspaces" / ws.id
+        assert {"node.log", "node.info", "start.lock"} <= {p.name for p in wsdir.iterdir()}
+        assert files_open_to_others(wsdir, skip=("store",)) == {}
+    finally:
+        launcher.kill(ws)
+
+
+def test_the_history_directory_of_an_attached_node_is_0700_under_umask_000(fresh_home, umask0):
+    """`repl --node` keeps its history in $BEAMTALK_HOME/attached/<node>/, made
+    with a plain mkdir: 0777 under umask 000, where another user could plant a
+    symlink for the history file."""
+    from beamtalk_ws.workspace.remote import RemoteWorkspace
+
+    history = RemoteWorkspace("shop@app1").history
+    assert history.parent.is_dir()
+    assert modes_under(fresh_home) == {".": 0o700, "attached": 0o700, "attached/shop_app1": 0o700}

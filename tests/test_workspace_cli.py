@@ -119,6 +119,10 @@ def test_workspace_lifecycle_commands(own_workspace, bt_home):
     assert stopped.returncode == 0 and "Stopped workspace" in stopped.stdout
     status = run_beamtalk(["workspace", "status", own_workspace])
     assert "Status:    stopped" in status.stdout
+    # a stop that was asked for is said as such (it read "has exited", as for a crash)
+    attach = run_beamtalk(["repl", "--no-start", "--workspace", own_workspace], input="")
+    assert attach.returncode == 1
+    assert "was stopped (`beamtalk workspace stop`)." in attach.stderr, attach.stderr
 
 
 def test_dead_workspace_is_reported(own_workspace):
@@ -278,3 +282,27 @@ def test_json_requests_from_a_file_and_from_dev_null(own_workspace, tmp_path):
     r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=90)
     assert (r.returncode, r.stdout) == (0, ""), r.stderr
     assert "Traceback" not in r.stderr and "Exception" not in r.stderr, r.stderr
+
+
+def test_erl_epmd_port_is_honoured_by_clients_and_the_compiler_peer(own_ws, monkeypatch):
+    """With ERL_EPMD_PORT set (Erlang's own variable for a non-default epmd), the
+    node registered with that epmd but every client asked port 4369: the
+    workspace started and was then "not running" for the REPL."""
+    import socket
+
+    from beamtalk_ws.workspace import launcher
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("ERL_EPMD_PORT", str(port))
+    try:
+        launcher.start(own_ws, idle_timeout=None)
+        r = run_beamtalk(["repl", "--workspace", own_ws.id],
+                         input='3 + 4\n(Erlang beamtalk) eval: "6 * 7"\n', timeout=120)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.splitlines() == ["7", "{#ok, 42}"]       # the second through the compiler peer
+    finally:
+        launcher.kill(own_ws)
+        subprocess.run(["epmd", "-kill"], env=dict(os.environ, ERL_EPMD_PORT=str(port)),
+                       capture_output=True, timeout=30)

@@ -9,6 +9,7 @@ not need a listening port, so there is nothing to advertise.
 from __future__ import annotations
 
 import asyncio
+import os
 import struct
 
 from .errors import DistError, EpmdUnreachable, NodeNotRegistered
@@ -16,6 +17,13 @@ from .errors import DistError, EpmdUnreachable, NodeNotRegistered
 __all__ = ["EPMD_PORT", "port_please", "names", "NodeInfo"]
 
 EPMD_PORT = 4369
+
+
+def default_port() -> int:
+    """epmd's port: `ERL_EPMD_PORT` when set, as for `erl` itself (a node started
+    with it registers there, so its clients must ask there too), else 4369."""
+    value = os.environ.get("ERL_EPMD_PORT", "")
+    return int(value) if value.isdigit() and 0 < int(value) < 65536 else EPMD_PORT
 
 PORT_PLEASE2_REQ = 122
 PORT2_RESP = 119
@@ -58,9 +66,10 @@ async def _request(host: str, port: int, payload: bytes, timeout: float) -> byte
 
 
 async def port_please(
-    name: str, host: str = "127.0.0.1", port: int = EPMD_PORT, timeout: float = 5.0
+    name: str, host: str = "127.0.0.1", port: int | None = None, timeout: float = 5.0
 ) -> NodeInfo:
     """Return ``(port, highest_version, lowest_version)`` of node ``name`` (the part before '@')."""
+    port = port or default_port()
     alive = name.split("@", 1)[0]
     resp = await _request(host, port, bytes((PORT_PLEASE2_REQ,)) + alive.encode("utf-8"), timeout)
     if len(resp) < 2 or resp[0] != PORT2_RESP:
@@ -76,8 +85,9 @@ async def port_please(
     return NodeInfo(node_port, high, low)
 
 
-async def names(host: str = "127.0.0.1", port: int = EPMD_PORT, timeout: float = 5.0) -> list[tuple[str, int]]:
+async def names(host: str = "127.0.0.1", port: int | None = None, timeout: float = 5.0) -> list[tuple[str, int]]:
     """Return ``[(name, port), ...]`` for every node registered with epmd on ``host``."""
+    port = port or default_port()
     resp = await _request(host, port, bytes((NAMES_REQ,)), timeout)
     if len(resp) < 4:
         raise DistError(f"epmd at {host}:{port} sent a truncated names answer")

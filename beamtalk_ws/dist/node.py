@@ -338,7 +338,7 @@ class Node(ControlHandler):
         *,
         name: str | None = None,
         host: str = "127.0.0.1",
-        epmd_port: int = epmd.EPMD_PORT,
+        epmd_port: int | None = None,
         timeout: float = 5.0,
         tick_interval: float = 15.0,
         on_connection_lost: Callable[[ConnectionLost], Any] | None = None,

@@ -28,6 +28,14 @@ def idle_timeout_from(args) -> int | None:
     return launcher.DEFAULT_IDLE_TIMEOUT
 
 
+def note_shared_session(client: WorkspaceClient, session: str, say: Callable[[str], None]) -> None:
+    """Tell the user when others already work in this session (on a workspace or an attached node)."""
+    if client.other_clients:
+        n = client.other_clients
+        say(f"Note: {n} other client{'s are' if n > 1 else ' is'} attached to session '{session}'; "
+            f"you share its bindings and its evaluator.")
+
+
 async def open_client(
     ws: WorkspacePaths,
     session: str,
@@ -41,8 +49,9 @@ async def open_client(
     if info is None:
         previous = launcher.read_node_info(ws)
         if previous is not None:
+            why = launcher.stop_reason(ws, previous.os_pid)
             say(f"Workspace '{ws.id}' is not running: its node {previous.node} "
-                f"(OS pid {previous.os_pid}) has exited.")
+                f"(OS pid {previous.os_pid}) " + (f"was stopped ({why})." if why else "has exited."))
         if start == "never":
             raise WorkspaceNotRunning(
                 f"Workspace '{ws.id}' is not running. Start it with `beamtalk workspace start"
@@ -61,10 +70,7 @@ async def open_client(
     try:
         client = await WorkspaceClient.connect(ws, session)
         client.started_node = info is None
-        if client.other_clients:
-            n = client.other_clients
-            say(f"Note: {n} other client{'s are' if n > 1 else ' is'} attached to session '{session}'; "
-                f"you share its bindings and its evaluator.")
+        note_shared_session(client, session, say)
         return client
     except WorkspaceNotRunning as e:
         raise WorkspaceError(

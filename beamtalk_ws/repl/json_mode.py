@@ -65,6 +65,8 @@ class JsonRepl:
         self.revive = revive
         self.node_info = launcher.read_node_info(repl.client.ws) if revive else None
         self._reviving = asyncio.Lock()
+        #: set by `:detach` (or `:quit`) on a node we attached to: the answer to every later request
+        self.detached: str | None = None
         self._pushes: asyncio.Task | None = None
         # `:watch` reloads arrive as push lines, like background Transcript text
         repl.notify = lambda o: self.emit({"push": "reload", "ok": o.ok, "text": o.text,
@@ -95,6 +97,8 @@ class JsonRepl:
         self.emit({"id": rid, **reply})
 
     async def run_request(self, req: dict, rid) -> dict:
+        if self.detached is not None:
+            return {"error": self.detached}
         if not self._connected():
             return {"error": await self._revive(during=False)}
         try:
@@ -103,6 +107,20 @@ class JsonRepl:
             if not self._connected():
                 return {"error": await self._revive(during=True)}
             return {"error": str(e)}
+
+    async def _leave(self) -> None:
+        """`:detach` from a node beamtalk did not start: close the connection as
+        the interactive REPL does when it quits, and say so to later requests
+        (they must not run on the node the user just left)."""
+        node = self.repl.client.ws.node_name
+        self.detached = (f"Detached from {node}: this client no longer talks to it. Attach again with "
+                         f"`beamtalk repl --json --node {node}`.")
+        if self._pushes is not None:
+            self._pushes.cancel()
+        try:
+            await self.repl.client.close()
+        except Exception:                       # noqa: BLE001 - the node may have gone with --unload
+            pass
 
     def _connected(self) -> bool:
         return self.repl.client.node.is_connected
@@ -118,7 +136,10 @@ class JsonRepl:
             code = req.get("code")
             if not isinstance(code, str):
                 return {"error": "eval needs a \"code\" string"}
-            return _reply(await self.repl.evaluate(code, on_output=self.output_for(rid)))
+            outcome = await self.repl.evaluate(code, on_output=self.output_for(rid))
+            if outcome.ok and outcome.quit and not self.revive:
+                await self._leave()
+            return _reply(outcome)
         if op == "interrupt":
             await self.repl.client.interrupt()
             return {"value": "ok"}

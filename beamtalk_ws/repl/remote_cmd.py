@@ -14,7 +14,7 @@ from beamtalk_ws.workspace.errors import WorkspaceError
 
 from .core import Outcome
 
-DEFAULT_COOKIE = "~/.erlang.cookie"
+DEFAULT_COOKIE = remote.DEFAULT_COOKIE
 
 
 def add_target_opts(p, *, required: bool) -> None:
@@ -45,6 +45,9 @@ async def open_remote_client(args, say=lambda s: print(s, file=sys.stderr)):
     """`beamtalk repl --node`: connect, load Beamtalk if needed, attach a session."""
     client = await remote.attach(target_from(args), args.session, upgrade=args.upgrade, say=say)
     say(client.attach_note)
+    from .attach import note_shared_session
+
+    note_shared_session(client, args.session, say)
     return client
 
 
@@ -63,7 +66,15 @@ async def detach_command(repl, arg: str) -> Outcome:
         return Outcome(False, "Usage: :detach [--unload]", kind="command")
     node = client.ws.node_name
     if arg == "--unload":
+        state, _ = await remote.node_state(client.node)
+        if state == "workspace":
+            # Its runtime is the workspace's own: unloading it would leave the
+            # node running without its workspace server (`beamtalk detach` refuses too).
+            return Outcome(False, f"Node {node} is a Beamtalk workspace node: `:detach --unload` would remove "
+                                  f"its workspace. Leave it with :detach (it keeps running); stop it with "
+                                  f"`beamtalk workspace stop`.", kind="command")
         n = await remote.unload(client.node)
         return Outcome(True, f"Removed Beamtalk from {node} ({n} modules unloaded). Detached.", quit=True)
     return Outcome(True, f"Detached from {node}; Beamtalk stays loaded there (its actors and classes run on; "
-                         f"`beamtalk detach --node {node} --unload` removes it).", quit=True)
+                         f"`{remote.detach_command(getattr(client, 'remote_target', None), node)}` removes it).",
+                   quit=True)

@@ -41,6 +41,14 @@ def log_tail(ws: WorkspacePaths, lines: int = LOG_LINES) -> list[str]:
 def death_report(ws: WorkspacePaths, info: launcher.NodeInfo | None, during: bool) -> str:
     """Which node died (name, OS pid), when we noticed, and what its log said last."""
     who = f"node {info.node} (OS pid {info.os_pid})" if info else f"node {ws.node_name}"
+    stopped = launcher.stop_reason(ws, info.os_pid) if info else None
+    if stopped:
+        # Asked to stop (from another terminal, its idle timeout): not a death,
+        # and its log's shutdown output says nothing worth quoting.
+        if during:
+            return f"The workspace '{ws.id}' {who} was stopped ({stopped}) while running this request."
+        return (f"The workspace '{ws.id}' {who} was stopped since the previous request ({stopped}); "
+                f"this request was not run.")
     when = "while running this request" if during else "since the previous request; this request was not run"
     tail = log_tail(ws)
     if tail and _STOPPED.search(tail[-1]):

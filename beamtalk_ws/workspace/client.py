@@ -121,6 +121,12 @@ class WorkspaceClient:
             return lost_text(self.bound_names)
         return f"Lost the connection to workspace '{self.ws.id}'."
 
+    def _server_gone_text(self, default: str) -> str:
+        """What to say when the server process is gone but the node is not (an
+        attached node says Beamtalk went, with the bindings lost)."""
+        gone = getattr(self.ws, "server_gone_text", None)
+        return gone(self.bound_names) if gone is not None else default
+
     @property
     def bound_names(self) -> list[str]:
         return [str(n) for n in self.info.get("bindings", [])]
@@ -143,7 +149,8 @@ class WorkspaceClient:
         try:
             return await self.node.call(SERVER, request, timeout=timeout)
         except dist_errors.ProcessDown:
-            raise WorkspaceError(f"The workspace server on {self.ws.node_name} is not running.") from None
+            raise WorkspaceError(self._server_gone_text(f"The workspace server on {self.ws.node_name} "
+                                                        f"is not running.")) from None
         except dist_errors.ConnectionLost:
             raise WorkspaceNotRunning(self.lost_text()) from None
 
@@ -280,7 +287,11 @@ class WorkspaceClient:
                 continue
             if msg[0] == DOWN:
                 self._server_mon = None
-                raise WorkspaceError(f"The workspace server on {self.ws.node_name} stopped during evaluation.")
+                if msg[4] == Atom("noproc"):      # gone before this request reached it
+                    raise WorkspaceError(self._server_gone_text(
+                        f"The workspace server on {self.ws.node_name} is not running."))
+                raise WorkspaceError(self._server_gone_text(
+                    f"The workspace server on {self.ws.node_name} stopped during evaluation."))
             return self._eval_reply(msg[1])
 
     def _eval_reply(self, reply) -> EvalReply:

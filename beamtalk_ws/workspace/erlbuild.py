@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 from .errors import ErlangMissing, WorkspaceError
-from .paths import beamtalk_home, check_private, private_dir
+from .paths import beamtalk_home, check_private, make_files_private, private_dir
 
 
 def erl_support_dir() -> Path:
@@ -81,6 +81,7 @@ def cached_dir(target: Path, build) -> Path:
     try:
         build(tmp)
         (tmp / ".complete").write_text("ok\n")
+        make_files_private(tmp)
         try:
             os.rename(tmp, target)
         except OSError:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from . import cookie, erlbuild, stdlibbuild, tlsfiles
 from .errors import WorkspaceError
-from .paths import WorkspacePaths, private_dir
+from .paths import WorkspacePaths, open_private, private_dir
 
 DEFAULT_IDLE_TIMEOUT = 4 * 3600
 START_TIMEOUT = 30.0
@@ -40,6 +40,16 @@ def read_node_info(ws: WorkspacePaths) -> NodeInfo | None:
                         str(data.get("restored", "")))
     except (OSError, ValueError, KeyError):
         return None
+
+
+def stop_reason(ws: WorkspacePaths, os_pid: int) -> str | None:
+    """Why the node with this OS pid stopped, if it was asked to (it writes
+    `node.stopped` on its way out: `beamtalk workspace stop`, idle timeout)."""
+    try:
+        pid, _, why = (ws.dir / "node.stopped").read_text().strip().partition(" ")
+    except OSError:
+        return None
+    return why if pid == str(os_pid) and why else None
 
 
 def _pid_is_node(pid: int, node_name: str) -> bool:
@@ -68,7 +78,7 @@ def running_info(ws: WorkspacePaths) -> NodeInfo | None:
 @contextlib.contextmanager
 def _start_lock(ws: WorkspacePaths):
     private_dir(ws.dir)
-    with open(ws.lock, "a") as f:
+    with open_private(ws.lock, "a") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         try:
             yield
@@ -177,8 +187,9 @@ def start(ws: WorkspacePaths, *, idle_timeout: int | None = DEFAULT_IDLE_TIMEOUT
         with contextlib.suppress(FileNotFoundError):
             ws.node_info.unlink()
         if ws.project is not None and not ws.metadata.exists():
-            ws.metadata.write_text(json.dumps({"project": str(ws.project), "created": int(time.time())}) + "\n")
-        log = open(ws.log, "ab")
+            with open_private(ws.metadata, "w") as f:
+                f.write(json.dumps({"project": str(ws.project), "created": int(time.time())}) + "\n")
+        log = open_private(ws.log, "ab")
         try:
             proc = subprocess.Popen(
                 node_argv(ws, ebin, idle_timeout, stdlib_ebin),

@@ -52,6 +52,22 @@ def private_dir(path: Path) -> Path:
     return path
 
 
+def open_private(path: Path, mode: str):
+    """`open(path, mode)` for a file under `$BEAMTALK_HOME`, mode 0600 whatever
+    the umask (also a file an earlier version left open to others)."""
+    f = open(path, mode, opener=lambda p, flags: os.open(p, flags, 0o600))
+    os.fchmod(f.fileno(), 0o600)
+    return f
+
+
+def make_files_private(d: Path) -> None:
+    """Mode 0600 for every file below `d` (what a tool such as `erlc` wrote
+    with the umask's modes), before `d` is put in place."""
+    for p in d.rglob("*"):
+        if p.is_file() and not p.is_symlink():
+            os.chmod(p, 0o600)
+
+
 def check_private(d: Path) -> None:
     """Refuse a directory that is not ours alone to write (see `private_dir`)."""
     try:

@@ -29,9 +29,11 @@ from beamtalk_ws.dist.terms import Atom, ExportFun
 from . import erlbuild, stdlibbuild
 from .client import WorkspaceClient
 from .errors import CookieError, WorkspaceError
-from .paths import beamtalk_home
+from .paths import beamtalk_home, private_dir
 
 LOAD_TIMEOUT = 60.0
+#: The cookie file `--node` uses when none is given (Erlang's own default).
+DEFAULT_COOKIE = "~/.erlang.cookie"
 
 
 @dataclass(frozen=True)
@@ -63,8 +65,15 @@ class RemoteWorkspace:
 
     @property
     def history(self) -> Path:
-        self.dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.dir)       # 0700 and ours, like every directory under the home
         return self.dir / "history"
+
+    def server_gone_text(self, bindings: list[str]) -> str:
+        """The node is there but Beamtalk's server is not (`--unload` from elsewhere)."""
+        held = f"this session's bindings ({', '.join(bindings)}), " if bindings else ""
+        return (f"Beamtalk no longer runs on {self.node_name} (it was removed with `--unload`, or its "
+                f"workspace server stopped): {held}the actors and the classes it had there are gone. "
+                f"Attach again to load it anew.")
 
     def lost_text(self, bindings: list[str]) -> str:
         held = f"this session's bindings ({', '.join(bindings)}), " if bindings else ""
@@ -211,7 +220,9 @@ async def load_beamtalk(node: Node, stamp: str, say) -> dict:
             Atom("workspace"): {Atom("id"): str(node.remote).encode(), Atom("dir"): _bytes(cwd, b".")}}
     started = await rpc.call(node, "beamtalk_attach", "install", [batch, opts], timeout=LOAD_TIMEOUT)
     if not (isinstance(started, tuple) and started[0] == Atom("ok")):
-        raise WorkspaceError(f"Beamtalk did not start on node {node.remote}: {_short(started)}")
+        why = (_text(started[1]) if isinstance(started, tuple) and len(started) == 2
+               and started[0] == Atom("error") and isinstance(started[1], (bytes, bytearray)) else _short(started))
+        raise WorkspaceError(f"Beamtalk did not start on node {node.remote}: {why}")
     return {str(k): v for k, v in started[1].items()}
 
 
@@ -247,7 +258,18 @@ async def unload(node: Node) -> int:
     return len(modules)
 
 
-async def ensure_beamtalk(node: Node, *, upgrade: bool, say) -> str:
+def detach_command(target: Target | None, node) -> str:
+    """The `beamtalk detach … --unload` command for this node, as the user can
+    run it: with the cookie file (or credentials) they attached with."""
+    how = ""
+    if target is not None and target.cookie is not None:
+        how = f" --credentials {target.cookie_file}"
+    elif target is not None and Path(target.cookie_file) != Path(DEFAULT_COOKIE).expanduser():
+        how = f" --cookie-file {target.cookie_file}"
+    return f"beamtalk detach --node {node}{how} --unload"
+
+
+async def ensure_beamtalk(node: Node, *, upgrade: bool, say, target: Target | None = None) -> str:
     """Make Beamtalk run on the node (load, reuse or upgrade); answers a note for the user."""
     stamp = version()
     state, info = await node_state(node)
@@ -255,13 +277,15 @@ async def ensure_beamtalk(node: Node, *, upgrade: bool, say) -> str:
         return f"Node {node.remote} is a Beamtalk workspace node; attached to its workspace."
     if state == "attached" and info is not None:
         running = _text(info.get("version"))
+        if running == "cluster" and info.get("workspace") is not True and not upgrade:
+            raise WorkspaceError(await _cluster_member_text(node))
         if running == stamp and info.get("workspace") is True:
             return f"Beamtalk {running} is already loaded on {node.remote}: reusing it ({info.get('classes', 0)} classes of yours)."
         if running != stamp and not upgrade:
             raise WorkspaceError(
                 f"Node {node.remote} runs another Beamtalk ({running}; this beamtalk is {stamp}). "
                 f"Hint: `--upgrade` replaces it (its actors, classes and bindings are lost), or detach "
-                f"with `beamtalk detach --node {node.remote} --unload` first.")
+                f"with `{detach_command(target, node.remote)}` first.")
         say(f"Replacing Beamtalk {running} on {node.remote}...")
         await unload(node)
     elif state == "stale":
@@ -269,6 +293,19 @@ async def ensure_beamtalk(node: Node, *, upgrade: bool, say) -> str:
         await unload(node)
     await load_beamtalk(node, stamp, say)
     return f"Loaded Beamtalk {stamp} into {node.remote} (under beamtalk_attach_sup; `:detach` leaves it, `:detach --unload` removes it)."
+
+
+async def _cluster_member_text(node: Node) -> str:
+    """A node Beamtalk reached through another node's cluster (beamtalk_cluster):
+    it runs classes and actors for that node, with no workspace server."""
+    home = await rpc.call(node, "persistent_term", "get",
+                          [(Atom("beamtalk_cluster"), Atom("home")), Atom("none")])
+    where = f"{home}'s cluster" if home != Atom("none") else "another node's cluster"
+    attach_to = f"Attach to {home} instead" if home != Atom("none") else "Attach to that node instead"
+    return (f"Node {node.remote} runs Beamtalk as a member of {where} (its classes and actors are served "
+            f"from there; it has no workspace of its own). {attach_to} (`spawnOn: #'{node.remote}'` starts "
+            f"actors here), or add --upgrade to give it a Beamtalk of its own (the actors the cluster runs "
+            f"on it are lost).")
 
 
 def _text(v) -> str:
@@ -282,7 +319,7 @@ async def attach(target: Target, session: str = "default", *, upgrade: bool = Fa
     """A client on `session` of the node, with Beamtalk loaded there if needed."""
     node = await connect_node(target)
     try:
-        note = await ensure_beamtalk(node, upgrade=upgrade, say=say)
+        note = await ensure_beamtalk(node, upgrade=upgrade, say=say, target=target)
         ws = RemoteWorkspace(str(node.remote))
         client = await WorkspaceClient.on_node(node, ws, session)
     except rpc.RpcError as e:
@@ -318,4 +355,5 @@ async def detach(target: Target, *, unload_all: bool) -> str:
 
 
 __all__ = ["Target", "RemoteWorkspace", "attach", "detach", "unload", "version", "read_cookie",
-           "resolve_address", "connect_node", "ensure_beamtalk", "node_state"]
+           "resolve_address", "connect_node", "ensure_beamtalk", "node_state", "detach_command",
+           "DEFAULT_COOKIE"]
