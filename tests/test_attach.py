@@ -262,10 +262,10 @@ def test_detach_unload_in_a_repl_on_a_workspace_node_is_refused(own_ws):
     launcher.start(own_ws, idle_timeout=None)
     args = ["--node", own_ws.node_name, "--cookie-file", str(own_ws.cookie_file)]
     r = run_beamtalk(["repl", *args], input="w := 6 * 7\n:detach --unload\n", timeout=120)
-    assert r.stdout.splitlines() == [
-        "42",
-        f"Node {own_ws.node_name} is a Beamtalk workspace node: `:detach --unload` would remove its "
-        f"workspace. Leave it with :detach (it keeps running); stop it with `beamtalk workspace stop`."]
+    assert r.stdout.splitlines() == ["42"]
+    assert (f"Node {own_ws.node_name} is a Beamtalk workspace node: `:detach --unload` would remove its "
+            f"workspace. Leave it with :detach (it keeps running); stop it with `beamtalk workspace stop`."
+            in r.stderr.splitlines()), r.stderr          # an error: stderr (spec repl.md §6)
     after = run_beamtalk(["repl", "--workspace", own_ws.id], input="w + 1\n", timeout=60)
     assert after.returncode == 0, after.stderr
     assert after.stdout.splitlines() == ["43"]
