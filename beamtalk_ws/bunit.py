@@ -60,7 +60,8 @@ def human_report(results: list[TestOutcome], file_errors: list[FileError] = ()) 
         if r.status == "pass":
             continue
         label = "FAIL" if r.status == "fail" else "ERROR"
-        blocks.append(f"{label}: {r.cls} >> {r.test}\n" + _indent(r.message or ""))
+        where = f"{r.location}: " if r.location else ""
+        blocks.append(f"{label}: {r.cls} >> {r.test}\n" + _indent(where + (r.message or "")))
     lines = []
     if blocks:
         lines.append("\n".join(blocks))

@@ -83,9 +83,9 @@ def test_failures_and_errors_are_listed_and_exit_non_zero(bt_home, tmp_path):
     assert proc.returncode == 1
     assert proc.stdout == (
         "ERROR: MixedTest >> testBroken\n"
-        "  RuntimeError: UndefinedObject does not understand 'frobnicate'\n"
+        "  test/mixed_test.bt:4: RuntimeError: UndefinedObject does not understand 'frobnicate'\n"
         "FAIL: MixedTest >> testWrong\n"
-        "  Expected 3, got 2\n"
+        "  test/mixed_test.bt:3: Expected 3, got 2\n"
         "\n"
         "3 passed, 2 failed\n")
     assert_nothing_left(bt_home)
@@ -105,9 +105,9 @@ def test_json_lines(bt_home, tmp_path):
         {"class": "ArithmeticTest", "test": "testAdd", "status": "pass", "message": ""},
         {"class": "ArithmeticTest", "test": "testDeny", "status": "pass", "message": ""},
         {"class": "MixedTest", "test": "testBroken", "status": "error",
-         "message": "RuntimeError: UndefinedObject does not understand 'frobnicate'"},
+         "message": "t/mixed_test.bt:4: RuntimeError: UndefinedObject does not understand 'frobnicate'"},
         {"class": "MixedTest", "test": "testGood", "status": "pass", "message": ""},
-        {"class": "MixedTest", "test": "testWrong", "status": "fail", "message": "Expected 3, got 2"},
+        {"class": "MixedTest", "test": "testWrong", "status": "fail", "message": "t/mixed_test.bt:3: Expected 3, got 2"},
     ]
     assert bad.exists()
     assert_nothing_left(bt_home)

@@ -231,3 +231,69 @@ async def test_colon_test_through_the_json_protocol(workspace):
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert lines[1:] == [{"id": 2, "output": "hi"}, {"id": 2, "value": "1 passed, 0 failed"}]
+
+
+LOCATED = """\
+TestCase subclass: LocatedTest
+  testOneLine => self assert: 3 equals: 4
+  testEarlyLine =>
+    self assert: 1 equals: 2.
+    self assert: true
+  testLastLine =>
+    x := 1.
+    self deny: x = 1
+  testPasses => self assert: true
+"""
+
+
+async def test_failures_name_the_file_and_line(repl, tmp_path):
+    # An ExUnit/pytest user looks for file:line: the line of the failing
+    # statement, or the test's header when the failing assertion ends the
+    # method (a tail call leaves no frame of the test method on the stack).
+    await load(repl, tmp_path, "located_test.bt", LOCATED)
+    results, _ = await run(repl, "LocatedTest")
+    where = {r.test: r.location for r in results}
+    path = str(tmp_path / "located_test.bt")
+    assert where == {"testEarlyLine": f"{path}:4", "testLastLine": f"{path}:6",
+                     "testOneLine": f"{path}:2", "testPasses": None}
+    by = {r.test: r for r in results}
+    assert by["testOneLine"].as_json()["message"] == f"{path}:2: Expected 4, got 3"
+    report = await ok(repl, "LocatedTest runAll")
+    assert "  FAIL: testOneLine\n    located_test.bt:2: Expected 4, got 3" in report
+    assert "located_test.bt:4" in await ok(repl, "(TestRunner run: LocatedTest) failures first")
+    out = await repl.evaluate(":test LocatedTest")
+    assert f"FAIL: LocatedTest >> testEarlyLine\n  {path}:4: Expected 2, got 1\n" in out.text
+
+
+SUNIT = """\
+TestCase subclass: SunitHabitsTest
+  testDescription => self assert: false description: "should hold"
+  testSkip => self skip
+  testDenyEquals => self deny: 3 equals: 4
+  testBlockShould => self should: [1 > 2]
+  testOtherDnu => 3 frobnicate
+"""
+
+
+async def test_assertions_of_sunit_and_exunit_get_the_bunit_spelling_as_hint(repl, tmp_path):
+    await load(repl, tmp_path, "sunit_habits_test.bt", SUNIT)
+    results, _ = await run(repl, "SunitHabitsTest")
+    got = {r.test: r.message for r in results}
+    assert got["testDescription"] == (
+        "RuntimeError: SunitHabitsTest does not understand 'assert:description:'\n"
+        "Hint: BUnit's assert: takes no description: write cond ifFalse: [self fail: \"why\"], or "
+        "self assert: actual equals: expected (its failure shows both values)")
+    assert got["testSkip"].endswith("\nHint: BUnit has no skipped tests: a method whose name does not "
+                                    "start with test is not run (rename testFoo to pendingFoo)")
+    assert got["testDenyEquals"].endswith("\nHint: write self deny: actual = expected")
+    assert "should: [...] raise: #kind" in got["testBlockShould"]
+    # the generic "Check spelling" hint is not repeated in reports
+    assert got["testOtherDnu"] == "RuntimeError: Integer does not understand 'frobnicate'"
+    # the same hint at the prompt, for the class side too
+    out = await repl.evaluate("TestCase new refute: false")
+    assert "Hint: deny: cond fails unless cond is false" in out.text
+    out = await repl.evaluate("SunitHabitsTest suite run")
+    assert "FooTest runAll" in out.text
+    # Other receivers keep their own hints
+    out = await repl.evaluate("3 skip")
+    assert "no skipped tests" not in out.text
