@@ -154,6 +154,7 @@ run_one(Class, Sel, Timeout) ->
     Outcome = await(Pid, Ref, Class, T0 div 1000 + Timeout, Timeout, none),
     unlink(Pid),
     receive {'EXIT', Pid, _} -> ok after 0 -> ok end,
+    stop_spawned(Ref),
     process_flag(trap_exit, Trap),
     {Status, Msg, Loc} = case Outcome of
                              {St, M} -> {St, M, nil};
@@ -173,7 +174,9 @@ await(Pid, Ref, Class, Deadline, Timeout, Inst) ->
             exit(Pid, kill),
             receive {'EXIT', Pid, _} -> ok after 5000 -> ok end,
             case Inst of
-                {ok, I} -> bounded(fun() -> teardown(I) end, Timeout);
+                {ok, I} ->
+                    Runner = self(),
+                    bounded(fun() -> watch_spawns(Runner, Ref), teardown(I) end, Timeout);
                 none -> ok
             end,
             {error, iolist_to_binary(io_lib:format("Test timed out after ~b ms", [Timeout]))}
@@ -190,8 +193,25 @@ bounded(F, Ms) ->
     unlink(Pid),
     receive {'EXIT', Pid, _} -> ok after 0 -> ok end.
 
+%% The actors a test spawned (setUp, the test, tearDown) and left running
+%% are stopped after it, as SUnit in Pharo terminates the processes a test
+%% forked and ExUnit's linked processes end with the test: each test starts
+%% from the workspace it found, and `:test` leaves nothing behind.  Actors
+%% those actors spawn are not followed.
+watch_spawns(Runner, Ref) ->
+    put('$bt_on_spawn', fun(P) -> Runner ! {Ref, spawned, P} end).
+
+stop_spawned(Ref) ->
+    receive
+        {Ref, spawned, P} ->
+            _ = (catch supervisor:terminate_child(beamtalk_actor_sup, P)),
+            stop_spawned(Ref)
+    after 0 -> ok
+    end.
+
 %% Inside the test process.
 phases(Runner, Ref, Class, Sel) ->
+    watch_spawns(Runner, Ref),
     case catching(fun() -> beamtalk_send:send(beamtalk_class:class_object(Class), new, []) end) of
         {error, _, _, Msg, _} ->
             {error, <<"Cannot create the test instance: ", Msg/binary>>};

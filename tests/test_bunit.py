@@ -297,3 +297,24 @@ async def test_assertions_of_sunit_and_exunit_get_the_bunit_spelling_as_hint(rep
     # Other receivers keep their own hints
     out = await repl.evaluate("3 skip")
     assert "no skipped tests" not in out.text
+
+
+async def test_actors_a_test_spawns_are_stopped_after_it(repl):
+    # SUnit in Pharo terminates the processes a test forked, ExUnit's linked
+    # processes end with the test: actors a test (or its setUp) left running
+    # used to pile up in the workspace at every `:test`.
+    await ok(repl, "Actor subclass: LeftOverProbe\n  state: n = 0\n  bump => self.n := self.n + 1\n  n => self.n")
+    await ok(repl, "TestCase subclass: LeftOverTest\n"
+                   "  state: a = nil\n"
+                   "  class timeout => 300\n"
+                   "  setUp => self.a := LeftOverProbe spawn\n"
+                   "  testBump => self.a bump. self assert: self.a n equals: 1\n"
+                   "  testMore => LeftOverProbe spawn; spawn. self assert: (Workspace actorsOf: LeftOverProbe) size equals: 4\n"
+                   "  testHangs => LeftOverProbe spawn. [true] whileTrue: [nil]")
+    await ok(repl, "keep := LeftOverProbe spawn")     # the user's own actor stays
+    for _ in range(2):
+        results, _ = await run(repl, "LeftOverTest")
+        assert [(r.test, r.status) for r in results] == [("testBump", "pass"), ("testHangs", "error"),
+                                                         ("testMore", "pass")]
+        assert await ok(repl, "(Workspace actorsOf: LeftOverProbe) size") == "1"
+    assert await ok(repl, "keep isAlive") == "true"
