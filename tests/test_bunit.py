@@ -197,7 +197,10 @@ async def test_colon_test_runs_every_test_case_subclass(private_workspace):
     client = await WorkspaceClient.connect(private_workspace, session="s1")
     try:
         repl = Repl(client)
-        assert (await repl.evaluate(":test")).text == "0 passed, 0 failed"
+        # an empty run says why, rather than a bare "0 passed, 0 failed"
+        assert (await repl.evaluate(":test")).text == (
+            "No tests in this workspace: a test is a unary method named test... of a TestCase subclass "
+            "(define one, or :load a test file)\n0 passed, 0 failed")
         await ok(repl, "TestCase subclass: OneTest\n  testA => self assert: true")
         await ok(repl, "TestCase subclass: TwoTest\n  testB => Transcript show: \"out\". self fail: \"no\"")
         await ok(repl, "abstract TestCase subclass: AbstractBaseTest\n  testC => self assert: true")
@@ -318,3 +321,10 @@ async def test_actors_a_test_spawns_are_stopped_after_it(repl):
                                                          ("testMore", "pass")]
         assert await ok(repl, "(Workspace actorsOf: LeftOverProbe) size") == "1"
     assert await ok(repl, "keep isAlive") == "true"
+
+
+async def test_colon_test_of_a_class_without_tests_says_so(repl):
+    await ok(repl, "TestCase subclass: NoTestsHereTest\n  testWith: x => x\n  helper => 1")
+    out = await repl.evaluate(":test NoTestsHereTest")
+    assert out.text == ("No test methods found in NoTestsHereTest: a test is a unary method named "
+                        "test... of a TestCase subclass\n0 passed, 0 failed")
