@@ -284,10 +284,13 @@ async def _run(ws, files: TestFiles, fmt: str, out: TextIO, err: TextIO, paths_:
     try:
         await client.stop_with_client()
         stream = out if fmt == "text" else err
+        ended = [True]         # did the tests' output end a line? (the report starts one)
 
         def on_output(text: str) -> None:
-            stream.write(text)
-            stream.flush()
+            if text:
+                stream.write(text)
+                stream.flush()
+                ended[0] = text.endswith("\n")
 
         results, errors = await run_files(client, files, on_output)
         empty = none_found(paths_) if not results and not errors else None
@@ -299,7 +302,8 @@ async def _run(ws, files: TestFiles, fmt: str, out: TextIO, err: TextIO, paths_:
             if empty:
                 out.write(json.dumps({"status": "empty", "message": empty}, ensure_ascii=False) + "\n")
         else:
-            out.write((empty + "\n" if empty else "") + human_report(results, errors) + "\n")
+            out.write(("" if ended[0] else "\n") + (empty + "\n" if empty else "")
+                      + human_report(results, errors) + "\n")
         out.flush()
         return 0 if all_passed(results) and not errors else 1
     finally:

@@ -27,7 +27,15 @@
 
 'assert:equals:'(_Self, Actual, Expected) when Actual =:= Expected -> nil;
 'assert:equals:'(Self, Actual, Expected) ->
-    fail(Self, 'assert:equals:', ["Expected ", ds(Expected), ", got ", ds(Actual)]).
+    {E, A} = case {ds(Expected), ds(Actual)} of
+                 %% `Expected abc, got abc` (#abc against "abc") or `got ` (an
+                 %% empty String) hide the difference: show printStrings then
+                 {Same, Same} -> {ps(Expected), ps(Actual)};
+                 {<<>>, _} -> {ps(Expected), ps(Actual)};
+                 {_, <<>>} -> {ps(Expected), ps(Actual)};
+                 Both -> Both
+             end,
+    fail(Self, 'assert:equals:', ["Expected ", E, ", got ", A]).
 
 'fail:'(Self, Message) ->
     fail(Self, 'fail:', [ds(Message)]).

@@ -190,6 +190,11 @@ def test_test_output_goes_to_stdout_in_text_and_stderr_in_json(bt_home, tmp_path
     assert proc.returncode == 0
     assert [json.loads(line)["status"] for line in proc.stdout.splitlines()] == ["pass"]
     assert "talking" in proc.stderr
+    # output without a final newline does not glue itself to the report
+    write(tmp_path, "test/talk_test.bt",
+          "TestCase subclass: TalkTest\n  testTalk =>\n    Transcript show: \"hi\".\n    self assert: true\n")
+    proc = bt_test(["test"], tmp_path)
+    assert (proc.returncode, proc.stdout) == (0, "hi\n1 passed, 0 failed\n")
     assert_nothing_left(bt_home)
 
 

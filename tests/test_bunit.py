@@ -328,3 +328,20 @@ async def test_colon_test_of_a_class_without_tests_says_so(repl):
     out = await repl.evaluate(":test NoTestsHereTest")
     assert out.text == ("No test methods found in NoTestsHereTest: a test is a unary method named "
                         "test... of a TestCase subclass\n0 passed, 0 failed")
+
+
+async def test_assert_equals_shows_print_strings_when_display_strings_hide_the_difference(repl):
+    # `Expected abc, got abc` (a Symbol against a String) and `Expected x, got `
+    # (an empty String) said nothing about what differed.
+    await ok(repl, "TestCase subclass: LookAlikeTest\n"
+                   "  testSymbolString => self assert: #abc equals: \"abc\"\n"
+                   "  testEmpty => self assert: \"\" equals: \"x\"\n"
+                   "  testNumbers => self assert: 1 equals: 1.0\n"
+                   "  testPlain => self assert: \"abc\" equals: \"abd\"")
+    results, _ = await run(repl, "LookAlikeTest")
+    assert {r.test: r.message for r in results} == {
+        "testSymbolString": 'Expected "abc", got #abc',
+        "testEmpty": 'Expected "x", got ""',
+        "testNumbers": "Expected 1.0, got 1",
+        "testPlain": "Expected abd, got abc",      # the spec's display strings otherwise
+    }
