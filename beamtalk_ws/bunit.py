@@ -41,6 +41,7 @@ FIXTURES = "fixtures"
 class FileError:
     path: str
     message: str
+    missing: bool = False       # the path named on the command line is not there
 
     def as_json(self) -> dict:
         return {"file": self.path, "status": "error", "message": self.message}
@@ -55,7 +56,10 @@ def human_report(results: list[TestOutcome], file_errors: list[FileError] = ()) 
     """Failures (class, test, message), then the summary line `N passed, M failed`."""
     blocks = []
     for e in file_errors:
-        blocks.append(f"ERROR: {e.path} does not compile\n" + _indent(e.message))
+        if e.missing:
+            blocks.append(f"ERROR: {e.path}: no such file or directory")
+        else:
+            blocks.append(f"ERROR: {e.path} does not compile\n" + _indent(e.message))
     for r in results:
         if r.status == "pass":
             continue
@@ -66,8 +70,11 @@ def human_report(results: list[TestOutcome], file_errors: list[FileError] = ()) 
     if blocks:
         lines.append("\n".join(blocks))
         lines.append("")
-    if file_errors:
-        n = len(file_errors)
+    missing = sum(1 for e in file_errors if e.missing)
+    if missing:
+        lines.append(f"{missing} path{'s' if missing != 1 else ''} not found")
+    if len(file_errors) > missing:
+        n = len(file_errors) - missing
         lines.append(f"{n} file{'s' if n != 1 else ''} did not compile")
     lines.append(summary_line(results))
     return "\n".join(lines)
@@ -150,7 +157,7 @@ async def run_files(client, files: TestFiles, on_output) -> tuple[list[TestOutco
     from beamtalk_ws import doctest
     from beamtalk_ws.repl.core import Repl
 
-    errors = [FileError(m, "No such file or directory") for m in files.missing]
+    errors = [FileError(m, "No such file or directory", missing=True) for m in files.missing]
     await load_files(client, files.fixtures, errors, on_output)
     docs, class_files = [], []
     for f in files.tests:

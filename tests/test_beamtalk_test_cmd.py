@@ -165,7 +165,9 @@ def test_collect_orders_fixtures_before_tests(tmp_path):
 def test_missing_path_and_empty_run(bt_home, tmp_path):
     proc = bt_test(["no_such_dir"], tmp_path)
     assert proc.returncode == 1
-    assert proc.stdout.startswith("ERROR: no_such_dir does not compile\n  No such file or directory\n")
+    # a missing path is not a file that "does not compile"
+    assert proc.stdout == ("ERROR: no_such_dir: no such file or directory\n\n"
+                           "1 path not found\n0 passed, 0 failed\n")
     (tmp_path / "empty").mkdir()
     proc = bt_test(["empty"], tmp_path)
     assert (proc.returncode, proc.stdout) == (0, NONE_FOUND.format("empty") + "\n0 passed, 0 failed\n")
