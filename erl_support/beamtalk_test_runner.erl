@@ -118,11 +118,12 @@ check_class(N, Strict) ->
                    end;
                {beamtalk_object, Tag, beamtalk_class, _} = C when Tag =/= 'Metaclass' ->
                    beamtalk_class:name_of(C);
-               A when is_atom(A) -> A;
+               A when is_atom(A), A =/= nil, A =/= true, A =/= false -> A;
                Other ->
                    beamtalk_exception:raise(type_error, 'TestRunner', test,
                                             iolist_to_binary([beamtalk_print:print_string(Other),
-                                                              " is not a TestCase subclass"]), nil)
+                                                              " is not a TestCase subclass"]),
+                                            <<"TestRunner run: takes a TestCase subclass (TestRunner run: FooTest)">>)
            end,
     case {is_test_class(Name), Strict} of
         {true, false} ->

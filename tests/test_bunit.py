@@ -345,3 +345,18 @@ async def test_assert_equals_shows_print_strings_when_display_strings_hide_the_d
         "testNumbers": "Expected 1.0, got 1",
         "testPlain": "Expected abd, got abc",      # the spec's display strings otherwise
     }
+
+
+async def test_runner_arguments_as_a_user_writes_them(repl):
+    await ok(repl, "TestCase subclass: ArgsTest\n  testA => self assert: 1 equals: 1")
+    # a String names the test as it does for `ArgsTest run: "testA"` (it read "not found")
+    assert await ok(repl, 'TestRunner run: ArgsTest method: "testA"') == "TestResult(1/1 passed)"
+    out = await repl.evaluate("TestRunner run: nil")
+    assert not out.ok and "nil is not a TestCase subclass" in out.text and "not found" not in out.text
+    out = await repl.evaluate("TestRunner run: 42")
+    assert "Hint: TestRunner run: takes a TestCase subclass (TestRunner run: FooTest)" in out.text
+    # should:raise: given something else than a block said "completed normally"
+    out = await repl.evaluate("ArgsTest new should: 3 raise: #badarith")
+    assert not out.ok and "Type error in 'should:raise:'" in out.text and "3 (an Integer)" in out.text
+    out = await repl.evaluate("ArgsTest new shouldnt: (1 + 1) raise: #badarith")
+    assert not out.ok and "Type error in 'shouldnt:raise:'" in out.text
