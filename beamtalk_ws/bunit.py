@@ -41,6 +41,7 @@ FIXTURES = "fixtures"
 class FileError:
     path: str
     message: str
+    missing: bool = False       # the path named on the command line is not there
 
     def as_json(self) -> dict:
         return {"file": self.path, "status": "error", "message": self.message}
@@ -55,18 +56,25 @@ def human_report(results: list[TestOutcome], file_errors: list[FileError] = ()) 
     """Failures (class, test, message), then the summary line `N passed, M failed`."""
     blocks = []
     for e in file_errors:
-        blocks.append(f"ERROR: {e.path} does not compile\n" + _indent(e.message))
+        if e.missing:
+            blocks.append(f"ERROR: {e.path}: no such file or directory")
+        else:
+            blocks.append(f"ERROR: {e.path} does not compile\n" + _indent(e.message))
     for r in results:
         if r.status == "pass":
             continue
         label = "FAIL" if r.status == "fail" else "ERROR"
-        blocks.append(f"{label}: {r.cls} >> {r.test}\n" + _indent(r.message or ""))
+        where = f"{r.location}: " if r.location else ""
+        blocks.append(f"{label}: {r.cls} >> {r.test}\n" + _indent(where + (r.message or "")))
     lines = []
     if blocks:
         lines.append("\n".join(blocks))
         lines.append("")
-    if file_errors:
-        n = len(file_errors)
+    missing = sum(1 for e in file_errors if e.missing)
+    if missing:
+        lines.append(f"{missing} path{'s' if missing != 1 else ''} not found")
+    if len(file_errors) > missing:
+        n = len(file_errors) - missing
         lines.append(f"{n} file{'s' if n != 1 else ''} did not compile")
     lines.append(summary_line(results))
     return "\n".join(lines)
@@ -149,7 +157,7 @@ async def run_files(client, files: TestFiles, on_output) -> tuple[list[TestOutco
     from beamtalk_ws import doctest
     from beamtalk_ws.repl.core import Repl
 
-    errors = [FileError(m, "No such file or directory") for m in files.missing]
+    errors = [FileError(m, "No such file or directory", missing=True) for m in files.missing]
     await load_files(client, files.fixtures, errors, on_output)
     docs, class_files = [], []
     for f in files.tests:
@@ -283,10 +291,13 @@ async def _run(ws, files: TestFiles, fmt: str, out: TextIO, err: TextIO, paths_:
     try:
         await client.stop_with_client()
         stream = out if fmt == "text" else err
+        ended = [True]         # did the tests' output end a line? (the report starts one)
 
         def on_output(text: str) -> None:
-            stream.write(text)
-            stream.flush()
+            if text:
+                stream.write(text)
+                stream.flush()
+                ended[0] = text.endswith("\n")
 
         results, errors = await run_files(client, files, on_output)
         empty = none_found(paths_) if not results and not errors else None
@@ -298,7 +309,8 @@ async def _run(ws, files: TestFiles, fmt: str, out: TextIO, err: TextIO, paths_:
             if empty:
                 out.write(json.dumps({"status": "empty", "message": empty}, ensure_ascii=False) + "\n")
         else:
-            out.write((empty + "\n" if empty else "") + human_report(results, errors) + "\n")
+            out.write(("" if ended[0] else "\n") + (empty + "\n" if empty else "")
+                      + human_report(results, errors) + "\n")
         out.flush()
         return 0 if all_passed(results) and not errors else 1
     finally:

@@ -23,7 +23,7 @@ and only its failure counts.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from beamtalk_ws.syntax.doctest_marks import is_doctest, marker as _marker
@@ -37,17 +37,21 @@ class DocCase:
     code: str
     expected: str | None    # None: evaluated for its effect only
     line: int               # of the (first) expectation, or of the last code line
+    #: the file line the code starts on: its errors name lines of the file
+    first: int = field(default=1, compare=False)
 
 
 def cases(text: str) -> list[DocCase]:
     out: list[DocCase] = []
     chunk: list[str] = []
+    first = 0
     last_code_line = 0
     previous_was_mark = False
     for n, line in enumerate(text.split("\n"), 1):
         found = _marker(line) if "=>" in line else None
         if found is None:
             if line.strip():
+                first = first if chunk else n
                 chunk.append(line)
                 last_code_line = n
                 previous_was_mark = False
@@ -56,6 +60,7 @@ def cases(text: str) -> list[DocCase]:
             continue
         code, expected = found
         if code.strip():
+            first = first if chunk else n
             chunk.append(code.rstrip())
             last_code_line = n
         elif previous_was_mark and not chunk and out:
@@ -64,11 +69,11 @@ def cases(text: str) -> list[DocCase]:
             continue
         source = "\n".join(chunk).strip("\n")
         if source.strip():
-            out.append(DocCase(source, expected, n))
+            out.append(DocCase(source, expected, n, first))
         chunk = []
         previous_was_mark = True
     if "\n".join(chunk).strip():
-        out.append(DocCase("\n".join(chunk).strip("\n"), None, last_code_line))
+        out.append(DocCase("\n".join(chunk).strip("\n"), None, last_code_line, first))
     return out
 
 
@@ -107,7 +112,8 @@ async def run_file(repl, path: Path, on_output=None) -> list[TestOutcome]:
     results = []
     name = path.name
     for case in cases(text):
-        outcome = await repl.evaluate(case.code, on_output=on_output)
+        # blank lines in front: the input's lines are the file's, in errors and stack frames
+        outcome = await repl.evaluate("\n" * (case.first - 1) + case.code, on_output=on_output)
         test = f"line {case.line}"
         if case.expected is None:
             if not outcome.ok:

@@ -41,9 +41,18 @@
 spawn(ClassName, Overrides) ->
     {Mod, State1} = initial_state(ClassName, Overrides, spawn),
     {ok, Pid} = supervisor:start_child(beamtalk_actor_sup, [{ClassName, Mod}, State1]),
+    notify_spawn(Pid),
     Obj = {beamtalk_object, ClassName, Mod, Pid},
     initialize(Obj),
     Obj.
+
+%% A BUnit test process watches the actors it spawns (the runner stops
+%% those still running after tearDown): it keeps a fun under '$bt_on_spawn'.
+notify_spawn(Pid) ->
+    case get('$bt_on_spawn') of
+        F when is_function(F, 1) -> F(Pid);
+        _ -> ok
+    end.
 
 %% @doc The checked class module and initial state of a new actor of
 %% ClassName (field defaults, then Overrides): what `spawn` starts, and what

@@ -27,7 +27,15 @@
 
 'assert:equals:'(_Self, Actual, Expected) when Actual =:= Expected -> nil;
 'assert:equals:'(Self, Actual, Expected) ->
-    fail(Self, 'assert:equals:', ["Expected ", ds(Expected), ", got ", ds(Actual)]).
+    {E, A} = case {ds(Expected), ds(Actual)} of
+                 %% `Expected abc, got abc` (#abc against "abc") or `got ` (an
+                 %% empty String) hide the difference: show printStrings then
+                 {Same, Same} -> {ps(Expected), ps(Actual)};
+                 {<<>>, _} -> {ps(Expected), ps(Actual)};
+                 {_, <<>>} -> {ps(Expected), ps(Actual)};
+                 Both -> Both
+             end,
+    fail(Self, 'assert:equals:', ["Expected ", E, ", got ", A]).
 
 'fail:'(Self, Message) ->
     fail(Self, 'fail:', [ds(Message)]).
@@ -37,6 +45,7 @@
 %% Beamtalk kind (`#runtime_error`) matches too.  An exception class may
 %% stand for the kind (`raise: ZeroDivide`-style: matched by inheritance).
 'should:raise:'(Self, Block, Kind) ->
+    block_arg('should:raise:', Block),
     case run_block(Block) of
         ok ->
             fail(Self, 'should:raise:',
@@ -54,6 +63,7 @@
 %% @doc `shouldnt: [..] raise: #kind`: the block must not raise an error of
 %% that kind; other errors propagate (the test is then an error).
 'shouldnt:raise:'(Self, Block, Kind) ->
+    block_arg('shouldnt:raise:', Block),
     case run_block(Block, rethrow_others, Kind) of
         ok -> nil;
         {raised, Ex, _Kinds} ->
@@ -61,6 +71,13 @@
                  ["Expected block not to raise ", kind_text(Kind), " but it raised: ",
                   beamtalk_exception:message_text(Ex)])
     end.
+
+%% `self should: 3 raise: #x` (or `(1 / 0)` in parentheses, evaluated
+%% before the send): anything but a block would "complete normally".
+block_arg(_Sel, B) when is_function(B) -> ok;
+block_arg(Sel, Other) ->
+    beamtalk_rt:type_error('TestCase', Sel, Other, "a Block ([...]) as its first",
+                           iolist_to_binary(["Type error in '", atom_to_binary(Sel, utf8), "' on TestCase"])).
 
 %% Run Block: `ok`, or `{raised, Ex, Kinds}` for an error Keep accepts;
 %% control flow (non-local returns, handler signals) and errors Keep

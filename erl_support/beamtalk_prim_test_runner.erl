@@ -15,9 +15,15 @@
 %% @doc One test of a TestCase subclass.
 'class run:method:'(_Cls, Class, Sel) ->
     Name = beamtalk_test_runner:test_class_name(Class),
-    case lists:member(Sel, beamtalk_test_runner:test_selectors(Name)) of
-        true -> timed(fun() -> [beamtalk_test_runner:run_test(Name, Sel)] end);
-        false ->
+    %% `method: "testA"` names the test as `FooTest run: "testA"` does
+    Text = case Sel of
+               B when is_binary(B) -> B;
+               A when is_atom(A) -> atom_to_binary(A, utf8);
+               _ -> nil
+           end,
+    case [S || S <- beamtalk_test_runner:test_selectors(Name), atom_to_binary(S, utf8) =:= Text] of
+        [S] -> timed(fun() -> [beamtalk_test_runner:run_test(Name, S)] end);
+        [] ->
             beamtalk_exception:raise(
               runtime_error, Name, Sel,
               iolist_to_binary(["Method '", beamtalk_print:display_string(Sel), "' not found in ",

@@ -4,9 +4,12 @@
 %% closest to a misspelt one (`lenght` -> `length`).  Only the error path
 %% calls it, so it may look through the class's whole method table.
 -module(beamtalk_selector_hint).
--export([hint/2]).
+-export([hint/2, default/0]).
 
 -define(DEFAULT, <<"Check spelling or use 'respondsTo:' to verify method exists">>).
+
+%% @doc The hint of a DNU nothing better is known for.
+default() -> ?DEFAULT.
 
 -spec hint(atom(), atom()) -> binary().
 hint('String', Sel) when Sel =:= isLetter; Sel =:= isDigit; Sel =:= isVowel;
@@ -21,7 +24,11 @@ hint('String', Sel) when Sel =:= isLetter; Sel =:= isDigit; Sel =:= isVowel;
       "(s matchesRegex: \"^[a-z]+$\")">>;
 hint(Label, Sel) when is_atom(Sel) ->
     case removed(Label) of
-        nil -> hint_for(Label, Sel);
+        nil ->
+            case beamtalk_test_hint:hint(Label, Sel) of
+                nil -> hint_for(Label, Sel);
+                ForTests -> ForTests
+            end;
         Gone -> Gone
     end;
 hint(_Label, _Sel) ->

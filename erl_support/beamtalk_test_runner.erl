@@ -30,7 +30,10 @@
 %% process or a timeout is an error (`error`, message prefixed with the
 %% exception class).  A result is
 %%     #{class => atom(), test => atom(), status => pass | fail | error,
-%%       message => binary() | nil, time_us => integer()}.
+%%       message => binary() | nil, location => binary() | nil,
+%%       time_us => integer()}.
+%% where location is `File:Line` of the failing line of the test (see
+%% beamtalk_test_location).
 -module(beamtalk_test_runner).
 
 -export([test_selectors/1, is_test_class/1, test_classes/0, run_class/1,
@@ -115,11 +118,12 @@ check_class(N, Strict) ->
                    end;
                {beamtalk_object, Tag, beamtalk_class, _} = C when Tag =/= 'Metaclass' ->
                    beamtalk_class:name_of(C);
-               A when is_atom(A) -> A;
+               A when is_atom(A), A =/= nil, A =/= true, A =/= false -> A;
                Other ->
                    beamtalk_exception:raise(type_error, 'TestRunner', test,
                                             iolist_to_binary([beamtalk_print:print_string(Other),
-                                                              " is not a TestCase subclass"]), nil)
+                                                              " is not a TestCase subclass"]),
+                                            <<"TestRunner run: takes a TestCase subclass (TestRunner run: FooTest)">>)
            end,
     case {is_test_class(Name), Strict} of
         {true, false} ->
@@ -151,9 +155,13 @@ run_one(Class, Sel, Timeout) ->
     Outcome = await(Pid, Ref, Class, T0 div 1000 + Timeout, Timeout, none),
     unlink(Pid),
     receive {'EXIT', Pid, _} -> ok after 0 -> ok end,
+    stop_spawned(Ref),
     process_flag(trap_exit, Trap),
-    {Status, Msg} = Outcome,
-    #{class => Class, test => Sel, status => Status, message => Msg,
+    {Status, Msg, Loc} = case Outcome of
+                             {St, M} -> {St, M, nil};
+                             {_, _, _} -> Outcome
+                         end,
+    #{class => Class, test => Sel, status => Status, message => Msg, location => Loc,
       time_us => erlang:monotonic_time(microsecond) - T0}.
 
 await(Pid, Ref, Class, Deadline, Timeout, Inst) ->
@@ -167,7 +175,9 @@ await(Pid, Ref, Class, Deadline, Timeout, Inst) ->
             exit(Pid, kill),
             receive {'EXIT', Pid, _} -> ok after 5000 -> ok end,
             case Inst of
-                {ok, I} -> bounded(fun() -> teardown(I) end, Timeout);
+                {ok, I} ->
+                    Runner = self(),
+                    bounded(fun() -> watch_spawns(Runner, Ref), teardown(I) end, Timeout);
                 none -> ok
             end,
             {error, iolist_to_binary(io_lib:format("Test timed out after ~b ms", [Timeout]))}
@@ -184,16 +194,33 @@ bounded(F, Ms) ->
     unlink(Pid),
     receive {'EXIT', Pid, _} -> ok after 0 -> ok end.
 
+%% The actors a test spawned (setUp, the test, tearDown) and left running
+%% are stopped after it, as SUnit in Pharo terminates the processes a test
+%% forked and ExUnit's linked processes end with the test: each test starts
+%% from the workspace it found, and `:test` leaves nothing behind.  Actors
+%% those actors spawn are not followed.
+watch_spawns(Runner, Ref) ->
+    put('$bt_on_spawn', fun(P) -> Runner ! {Ref, spawned, P} end).
+
+stop_spawned(Ref) ->
+    receive
+        {Ref, spawned, P} ->
+            _ = (catch supervisor:terminate_child(beamtalk_actor_sup, P)),
+            stop_spawned(Ref)
+    after 0 -> ok
+    end.
+
 %% Inside the test process.
 phases(Runner, Ref, Class, Sel) ->
+    watch_spawns(Runner, Ref),
     case catching(fun() -> beamtalk_send:send(beamtalk_class:class_object(Class), new, []) end) of
-        {error, _, _, Msg} ->
+        {error, _, _, Msg, _} ->
             {error, <<"Cannot create the test instance: ", Msg/binary>>};
         {ok, I0} ->
             case catching(fun() -> beamtalk_send:send(I0, setUp, []) end) of
-                {error, _, _, Msg} ->
+                {error, _, _, Msg, Stack} ->
                     teardown(I0),
-                    {error, <<"setUp failed: ", Msg/binary>>};
+                    {error, <<"setUp failed: ", Msg/binary>>, beamtalk_test_location:find(Class, setUp, Stack)};
                 {ok, R} ->
                     I = case R of
                             #{?CK := C} when C =:= map_get(?CK, I0) -> R;
@@ -202,7 +229,8 @@ phases(Runner, Ref, Class, Sel) ->
                     Runner ! {Ref, instance, I},
                     Outcome = case catching(fun() -> beamtalk_send:send(I, Sel, []) end) of
                                   {ok, _} -> {pass, nil};
-                                  {error, Status, Msg, _} -> {Status, Msg}
+                                  {error, Status, Msg, _, Stack} ->
+                                      {Status, Msg, beamtalk_test_location:find(Class, Sel, Stack)}
                               end,
                     teardown(I),
                     Outcome
@@ -213,7 +241,9 @@ teardown(I) ->
     _ = catching(fun() -> beamtalk_send:send(I, tearDown, []) end),
     ok.
 
-%% {ok, Value} | {error, fail | error, Message, MessageWithoutClass}
+%% {ok, Value} | {error, fail | error, Message, MessageWithoutClass, Stack}.
+%% Message ends with the exception's hint (`Hint: …`, as the REPL shows it):
+%% a test that sends an SUnit assertion BUnit lacks is told which to use.
 catching(F) ->
     try F() of
         V -> {ok, V}
@@ -223,10 +253,20 @@ catching(F) ->
 
 classify(C, R, S) ->
     Ex = beamtalk_errors:wrap(C, R, S),
+    Rec = beamtalk_exception:record(Ex),
     Msg = beamtalk_exception:message_text(Ex),
-    case maps:get(kind, beamtalk_exception:record(Ex), undefined) of
-        assertion_failed -> {error, fail, Msg, Msg};
-        _ -> {error, error, <<(atom_to_binary(maps:get(?CK, Ex), utf8))/binary, ": ", Msg/binary>>, Msg}
+    Full = case maps:get(hint, Rec, nil) of
+               H when is_binary(H), H =/= <<>>, H =/= Msg ->
+                   case H =:= beamtalk_selector_hint:default() of
+                       true -> Msg;      % "Check spelling": noise in a report
+                       false -> <<Msg/binary, "\nHint: ", H/binary>>
+                   end;
+               _ -> Msg
+           end,
+    Stack = maps:get(stacktrace, Ex, S),
+    case maps:get(kind, Rec, undefined) of
+        assertion_failed -> {error, fail, Full, Msg, Stack};
+        _ -> {error, error, <<(atom_to_binary(maps:get(?CK, Ex), utf8))/binary, ": ", Full/binary>>, Msg, Stack}
     end.
 
 %% @doc Raise the failure of an assertion (kind assertion_failed).
@@ -253,8 +293,12 @@ result(Results, Micros) ->
       failures => [failure_dict(R) || #{status := St} = R <- Results, St =/= pass],
       results => [failure_dict(R) || R <- Results]}.
 
-failure_dict(#{class := C, test := T, status := St, message := M}) ->
-    #{class => C, test => T, status => St, message => M}.
+failure_dict(#{class := C, test := T, status := St, message := M} = R) ->
+    D = #{class => C, test => T, status => St, message => M},
+    case maps:get(location, R, nil) of
+        L when is_binary(L) -> D#{location => L};
+        _ -> D
+    end.
 
 %% @doc The text `FooTest runAll` answers:
 %% `N tests, P passed (0.0s)` or `N tests, P passed, F failed (0.1s)`, then
@@ -270,12 +314,15 @@ report(Results, Micros) ->
                F -> io_lib:format("~b tests, ~b passed, ~b failed (~.1fs)", [Total, Passed, F, Secs])
            end,
     Classes = lists:usort([C || #{class := C} <- Results]),
-    Blocks = [["\n  ", label(St), ": ", test_name(R, Classes), "\n    ", indent(M)]
+    Blocks = [["\n  ", label(St), ": ", test_name(R, Classes), "\n    ", where(R), indent(M)]
               || #{status := St, message := M} = R <- Results, St =/= pass],
     case Blocks of
         [] -> iolist_to_binary(Head);
         _ -> iolist_to_binary([Head, "\n", Blocks])
     end.
+
+where(#{location := L}) when is_binary(L) -> [filename:basename(L), ": "];
+where(_) -> [].
 
 label(fail) -> "FAIL";
 label(error) -> "ERROR".

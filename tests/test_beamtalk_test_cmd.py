@@ -83,9 +83,9 @@ def test_failures_and_errors_are_listed_and_exit_non_zero(bt_home, tmp_path):
     assert proc.returncode == 1
     assert proc.stdout == (
         "ERROR: MixedTest >> testBroken\n"
-        "  RuntimeError: UndefinedObject does not understand 'frobnicate'\n"
+        "  test/mixed_test.bt:4: RuntimeError: UndefinedObject does not understand 'frobnicate'\n"
         "FAIL: MixedTest >> testWrong\n"
-        "  Expected 3, got 2\n"
+        "  test/mixed_test.bt:3: Expected 3, got 2\n"
         "\n"
         "3 passed, 2 failed\n")
     assert_nothing_left(bt_home)
@@ -105,9 +105,9 @@ def test_json_lines(bt_home, tmp_path):
         {"class": "ArithmeticTest", "test": "testAdd", "status": "pass", "message": ""},
         {"class": "ArithmeticTest", "test": "testDeny", "status": "pass", "message": ""},
         {"class": "MixedTest", "test": "testBroken", "status": "error",
-         "message": "RuntimeError: UndefinedObject does not understand 'frobnicate'"},
+         "message": "t/mixed_test.bt:4: RuntimeError: UndefinedObject does not understand 'frobnicate'"},
         {"class": "MixedTest", "test": "testGood", "status": "pass", "message": ""},
-        {"class": "MixedTest", "test": "testWrong", "status": "fail", "message": "Expected 3, got 2"},
+        {"class": "MixedTest", "test": "testWrong", "status": "fail", "message": "t/mixed_test.bt:3: Expected 3, got 2"},
     ]
     assert bad.exists()
     assert_nothing_left(bt_home)
@@ -165,7 +165,9 @@ def test_collect_orders_fixtures_before_tests(tmp_path):
 def test_missing_path_and_empty_run(bt_home, tmp_path):
     proc = bt_test(["no_such_dir"], tmp_path)
     assert proc.returncode == 1
-    assert proc.stdout.startswith("ERROR: no_such_dir does not compile\n  No such file or directory\n")
+    # a missing path is not a file that "does not compile"
+    assert proc.stdout == ("ERROR: no_such_dir: no such file or directory\n\n"
+                           "1 path not found\n0 passed, 0 failed\n")
     (tmp_path / "empty").mkdir()
     proc = bt_test(["empty"], tmp_path)
     assert (proc.returncode, proc.stdout) == (0, NONE_FOUND.format("empty") + "\n0 passed, 0 failed\n")
@@ -190,6 +192,11 @@ def test_test_output_goes_to_stdout_in_text_and_stderr_in_json(bt_home, tmp_path
     assert proc.returncode == 0
     assert [json.loads(line)["status"] for line in proc.stdout.splitlines()] == ["pass"]
     assert "talking" in proc.stderr
+    # output without a final newline does not glue itself to the report
+    write(tmp_path, "test/talk_test.bt",
+          "TestCase subclass: TalkTest\n  testTalk =>\n    Transcript show: \"hi\".\n    self assert: true\n")
+    proc = bt_test(["test"], tmp_path)
+    assert (proc.returncode, proc.stdout) == (0, "hi\n1 passed, 0 failed\n")
     assert_nothing_left(bt_home)
 
 

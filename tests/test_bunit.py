@@ -197,7 +197,10 @@ async def test_colon_test_runs_every_test_case_subclass(private_workspace):
     client = await WorkspaceClient.connect(private_workspace, session="s1")
     try:
         repl = Repl(client)
-        assert (await repl.evaluate(":test")).text == "0 passed, 0 failed"
+        # an empty run says why, rather than a bare "0 passed, 0 failed"
+        assert (await repl.evaluate(":test")).text == (
+            "No tests in this workspace: a test is a unary method named test... of a TestCase subclass "
+            "(define one, or :load a test file)\n0 passed, 0 failed")
         await ok(repl, "TestCase subclass: OneTest\n  testA => self assert: true")
         await ok(repl, "TestCase subclass: TwoTest\n  testB => Transcript show: \"out\". self fail: \"no\"")
         await ok(repl, "abstract TestCase subclass: AbstractBaseTest\n  testC => self assert: true")
@@ -231,3 +234,129 @@ async def test_colon_test_through_the_json_protocol(workspace):
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert lines[1:] == [{"id": 2, "output": "hi"}, {"id": 2, "value": "1 passed, 0 failed"}]
+
+
+LOCATED = """\
+TestCase subclass: LocatedTest
+  testOneLine => self assert: 3 equals: 4
+  testEarlyLine =>
+    self assert: 1 equals: 2.
+    self assert: true
+  testLastLine =>
+    x := 1.
+    self deny: x = 1
+  testPasses => self assert: true
+"""
+
+
+async def test_failures_name_the_file_and_line(repl, tmp_path):
+    # An ExUnit/pytest user looks for file:line: the line of the failing
+    # statement, or the test's header when the failing assertion ends the
+    # method (a tail call leaves no frame of the test method on the stack).
+    await load(repl, tmp_path, "located_test.bt", LOCATED)
+    results, _ = await run(repl, "LocatedTest")
+    where = {r.test: r.location for r in results}
+    path = str(tmp_path / "located_test.bt")
+    assert where == {"testEarlyLine": f"{path}:4", "testLastLine": f"{path}:6",
+                     "testOneLine": f"{path}:2", "testPasses": None}
+    by = {r.test: r for r in results}
+    assert by["testOneLine"].as_json()["message"] == f"{path}:2: Expected 4, got 3"
+    report = await ok(repl, "LocatedTest runAll")
+    assert "  FAIL: testOneLine\n    located_test.bt:2: Expected 4, got 3" in report
+    assert "located_test.bt:4" in await ok(repl, "(TestRunner run: LocatedTest) failures first")
+    out = await repl.evaluate(":test LocatedTest")
+    assert f"FAIL: LocatedTest >> testEarlyLine\n  {path}:4: Expected 2, got 1\n" in out.text
+
+
+SUNIT = """\
+TestCase subclass: SunitHabitsTest
+  testDescription => self assert: false description: "should hold"
+  testSkip => self skip
+  testDenyEquals => self deny: 3 equals: 4
+  testBlockShould => self should: [1 > 2]
+  testOtherDnu => 3 frobnicate
+"""
+
+
+async def test_assertions_of_sunit_and_exunit_get_the_bunit_spelling_as_hint(repl, tmp_path):
+    await load(repl, tmp_path, "sunit_habits_test.bt", SUNIT)
+    results, _ = await run(repl, "SunitHabitsTest")
+    got = {r.test: r.message for r in results}
+    assert got["testDescription"] == (
+        "RuntimeError: SunitHabitsTest does not understand 'assert:description:'\n"
+        "Hint: BUnit's assert: takes no description: write cond ifFalse: [self fail: \"why\"], or "
+        "self assert: actual equals: expected (its failure shows both values)")
+    assert got["testSkip"].endswith("\nHint: BUnit has no skipped tests: a method whose name does not "
+                                    "start with test is not run (rename testFoo to pendingFoo)")
+    assert got["testDenyEquals"].endswith("\nHint: write self deny: actual = expected")
+    assert "should: [...] raise: #kind" in got["testBlockShould"]
+    # the generic "Check spelling" hint is not repeated in reports
+    assert got["testOtherDnu"] == "RuntimeError: Integer does not understand 'frobnicate'"
+    # the same hint at the prompt, for the class side too
+    out = await repl.evaluate("TestCase new refute: false")
+    assert "Hint: deny: cond fails unless cond is false" in out.text
+    out = await repl.evaluate("SunitHabitsTest suite run")
+    assert "FooTest runAll" in out.text
+    # Other receivers keep their own hints
+    out = await repl.evaluate("3 skip")
+    assert "no skipped tests" not in out.text
+
+
+async def test_actors_a_test_spawns_are_stopped_after_it(repl):
+    # SUnit in Pharo terminates the processes a test forked, ExUnit's linked
+    # processes end with the test: actors a test (or its setUp) left running
+    # used to pile up in the workspace at every `:test`.
+    await ok(repl, "Actor subclass: LeftOverProbe\n  state: n = 0\n  bump => self.n := self.n + 1\n  n => self.n")
+    await ok(repl, "TestCase subclass: LeftOverTest\n"
+                   "  state: a = nil\n"
+                   "  class timeout => 300\n"
+                   "  setUp => self.a := LeftOverProbe spawn\n"
+                   "  testBump => self.a bump. self assert: self.a n equals: 1\n"
+                   "  testMore => LeftOverProbe spawn; spawn. self assert: (Workspace actorsOf: LeftOverProbe) size equals: 4\n"
+                   "  testHangs => LeftOverProbe spawn. [true] whileTrue: [nil]")
+    await ok(repl, "keep := LeftOverProbe spawn")     # the user's own actor stays
+    for _ in range(2):
+        results, _ = await run(repl, "LeftOverTest")
+        assert [(r.test, r.status) for r in results] == [("testBump", "pass"), ("testHangs", "error"),
+                                                         ("testMore", "pass")]
+        assert await ok(repl, "(Workspace actorsOf: LeftOverProbe) size") == "1"
+    assert await ok(repl, "keep isAlive") == "true"
+
+
+async def test_colon_test_of_a_class_without_tests_says_so(repl):
+    await ok(repl, "TestCase subclass: NoTestsHereTest\n  testWith: x => x\n  helper => 1")
+    out = await repl.evaluate(":test NoTestsHereTest")
+    assert out.text == ("No test methods found in NoTestsHereTest: a test is a unary method named "
+                        "test... of a TestCase subclass\n0 passed, 0 failed")
+
+
+async def test_assert_equals_shows_print_strings_when_display_strings_hide_the_difference(repl):
+    # `Expected abc, got abc` (a Symbol against a String) and `Expected x, got `
+    # (an empty String) said nothing about what differed.
+    await ok(repl, "TestCase subclass: LookAlikeTest\n"
+                   "  testSymbolString => self assert: #abc equals: \"abc\"\n"
+                   "  testEmpty => self assert: \"\" equals: \"x\"\n"
+                   "  testNumbers => self assert: 1 equals: 1.0\n"
+                   "  testPlain => self assert: \"abc\" equals: \"abd\"")
+    results, _ = await run(repl, "LookAlikeTest")
+    assert {r.test: r.message for r in results} == {
+        "testSymbolString": 'Expected "abc", got #abc',
+        "testEmpty": 'Expected "x", got ""',
+        "testNumbers": "Expected 1.0, got 1",
+        "testPlain": "Expected abd, got abc",      # the spec's display strings otherwise
+    }
+
+
+async def test_runner_arguments_as_a_user_writes_them(repl):
+    await ok(repl, "TestCase subclass: ArgsTest\n  testA => self assert: 1 equals: 1")
+    # a String names the test as it does for `ArgsTest run: "testA"` (it read "not found")
+    assert await ok(repl, 'TestRunner run: ArgsTest method: "testA"') == "TestResult(1/1 passed)"
+    out = await repl.evaluate("TestRunner run: nil")
+    assert not out.ok and "nil is not a TestCase subclass" in out.text and "not found" not in out.text
+    out = await repl.evaluate("TestRunner run: 42")
+    assert "Hint: TestRunner run: takes a TestCase subclass (TestRunner run: FooTest)" in out.text
+    # should:raise: given something else than a block said "completed normally"
+    out = await repl.evaluate("ArgsTest new should: 3 raise: #badarith")
+    assert not out.ok and "Type error in 'should:raise:'" in out.text and "3 (an Integer)" in out.text
+    out = await repl.evaluate("ArgsTest new shouldnt: (1 + 1) raise: #badarith")
+    assert not out.ok and "Type error in 'shouldnt:raise:'" in out.text

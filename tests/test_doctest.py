@@ -93,3 +93,19 @@ def test_beamtalk_check_reads_a_doctest_file_as_a_repl_transcript(tmp_path):
 def test_examples_in_doc_comments_do_not_make_a_class_file_a_doctest():
     assert not is_doctest('/// ```\n/// 3 + 4   // => 7\n/// ```\nObject subclass: A\n  foo => 1\n')
     assert is_doctest("3 + 4   // => 7\n")
+
+
+def test_each_input_knows_its_first_line():
+    text = "x := 1\n\n// a comment\ny := 2\ny + 1 // => 3\n\n\"a\n\nb\" size // => 4\n"
+    assert [(c.first, c.line) for c in cases(text)] == [(1, 5), (7, 9)]
+
+
+def test_an_error_in_a_doc_test_names_the_line_of_the_file(bt_home, tmp_path):
+    """The inputs of a doc-test file were compiled as if each began at line 1:
+    a syntax error at line 6 of the file read `doc.bt:1:3`."""
+    (tmp_path / "doc.bt").write_text("3 + 4 // => 7\n\nx := 2\n\ny := x * 3\n3 + // => 7\n")
+    r = run_beamtalk(["test", str(tmp_path / "doc.bt"), "--format", "json"], timeout=120)
+    got = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [g["status"] for g in got] == ["pass", "fail"]
+    assert "doc.bt:6:3: Unexpected token" in got[1]["message"]
+    assert "doc.bt:1:" not in got[1]["message"]

@@ -219,6 +219,12 @@ class Repl:
         if not reply.ok:
             return Outcome(False, reply.text, kind=reply.kind)
         ok, text = repl_output(reply.results or [])
+        if not reply.results:
+            # say why nothing ran: a misnamed method is not a passing suite
+            why = (f"No test methods found in {names[0]}" if len(names) == 1
+                   else "No tests in this workspace" if not names else "No test methods found in these classes")
+            hint = "" if names else " (define one, or :load a test file)"
+            text = f"{why}: a test is a unary method named test... of a TestCase subclass{hint}\n{text}"
         return Outcome(ok, text, kind="ok" if ok else "test")
 
     async def command(self, line: str, on_output: OutputCallback | None = None) -> Outcome:

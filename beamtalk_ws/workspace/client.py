@@ -7,6 +7,7 @@ messages are streamed to a callback before the final reply arrives.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable
 
@@ -58,9 +59,16 @@ class TestOutcome:
     status: str                    # pass | fail | error
     message: str | None = None
     time_us: int = 0
+    #: `path/to/file.bt:Line` of the failing line, when the test's class came from a file
+    location: str | None = None
 
     def as_json(self) -> dict:
-        return {"class": self.cls, "test": self.test, "status": self.status, "message": self.message or ""}
+        # The contract's four keys (DESIGN §3): the location leads the
+        # message, as a compile error's does (`file.bt:9: Expected 3, got 2`).
+        message = self.message or ""
+        if self.location and self.status != "pass":
+            message = f"{self.location}: {message}"
+        return {"class": self.cls, "test": self.test, "status": self.status, "message": message}
 
 
 def _is_transcript(m) -> bool:
@@ -70,9 +78,24 @@ def _is_transcript(m) -> bool:
 def _test_outcome(r: dict) -> TestOutcome:
     get = {str(k): v for k, v in r.items()}.get
     message = get("message")
+    location = get("location")
     return TestOutcome(str(get("class")), str(get("test")), str(get("status")),
                        None if message in (None, Atom("nil")) else _text(message),
-                       int(get("time_us") or 0))
+                       int(get("time_us") or 0),
+                       None if location in (None, Atom("nil")) else _relative(_text(location)))
+
+
+def _relative(path_line: str) -> str:
+    """`/abs/dir/test/x.bt:9` as `test/x.bt:9` below the current directory
+    (the way the user named the file), else unchanged."""
+    path, sep, line = path_line.rpartition(":")
+    if not sep or not os.path.isabs(path):
+        return path_line
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path_line
+    return f"{path if rel.startswith('..') else rel}:{line}"
 
 
 class WorkspaceClient:

@@ -1,0 +1,71 @@
+%% @doc Where a test failed, as `File:Line`, for the reports of BUnit
+%% (an ExUnit or pytest user looks for the line of the failing assertion).
+%%
+%% The first frame of the exception's stack that is in a method of a user
+%% class loaded from a `.bt` file names the line.  The frame of the test
+%% method itself is often not on the stack: a method whose last statement
+%% is the failing assertion tail-calls it, so BEAM keeps no frame for it.
+%% Then the line is the test method's header (its class's method info),
+%% which still says which test and which file.  Tests of classes typed at
+%% the REPL have no file: no location.
+-module(beamtalk_test_location).
+-export([find/3]).
+
+-spec find(atom(), atom(), list()) -> binary() | nil.
+find(Class, Sel, Stack) ->
+    case first_user_frame(Stack) of
+        nil -> method_header(Class, Sel);
+        Loc -> Loc
+    end.
+
+first_user_frame([{M, _F, _A, Loc} | Rest]) when is_list(Loc) ->
+    case {proplists:get_value(file, Loc), proplists:get_value(line, Loc)} of
+        {File, Line} when is_list(File), is_integer(Line), Line > 0 ->
+            case filename:extension(File) =:= ".bt" andalso is_user_module(M) of
+                true -> text(File, Line);
+                false -> first_user_frame(Rest)
+            end;
+        _ -> first_user_frame(Rest)
+    end;
+first_user_frame([_ | Rest]) ->
+    first_user_frame(Rest);
+first_user_frame(_) ->
+    nil.
+
+%% A module of a class that is not the stdlib's.
+is_user_module(M) ->
+    lists:any(fun(N) ->
+                      case beamtalk_class:class_info(N) of
+                          #{module := Mod} when Mod =:= M ->
+                              case beamtalk_class:entry(N) of
+                                  #{stdlib := true} -> false;
+                                  _ -> true
+                              end;
+                          _ -> false
+                      end
+              end, beamtalk_class:all_names()).
+
+%% The header line of Sel in the first class of Class's chain that defines
+%% it, with that class's source file.
+method_header(Class, Sel) when is_atom(Class), Class =/= nil ->
+    case beamtalk_class:entry(Class) of
+        #{method_info := MI} = E ->
+            case {maps:get({Sel, false}, MI, nil), maps:get(source_file, E, undefined)} of
+                {#{line := Line}, File} when is_integer(Line), (is_binary(File) orelse is_list(File)) ->
+                    text(File, Line);
+                {nil, _} -> method_header(super(Class), Sel);
+                _ -> nil
+            end;
+        _ -> nil
+    end;
+method_header(_, _) ->
+    nil.
+
+super(Class) ->
+    case beamtalk_class:class_info(Class) of
+        #{superclass := S} when is_atom(S) -> S;
+        _ -> nil
+    end.
+
+text(File, Line) ->
+    iolist_to_binary([unicode:characters_to_binary(File), ":", integer_to_binary(Line)]).
