@@ -24,7 +24,7 @@
 -module(beamtalk_erlang).
 
 -export([call/3, invoke/3, invoke_failed/6, proxy/1, proxy_send/3, proxy_dispatch/3,
-         function_name/1, exports/1, noted/2]).
+         function_name/1, exports/1, noted/2, note/0, renote/1]).
 
 -define(NOTE, '$bt_interop').
 -define(PROXY_KEY, '$bt_proxy').
@@ -146,6 +146,14 @@ noted(C, R) ->
             {ok, interop_exception(C, R, M, F, N, Extra)};
         _ -> none
     end.
+
+%% @doc The pending note (undefined if none), and putting it back: a
+%% handler that looked at an exception and let it go on (beamtalk_exception)
+%% must not cost the outer handlers the mapping.
+note() -> get(?NOTE).
+
+renote(undefined) -> ok;
+renote(Note) -> put(?NOTE, Note), ok.
 
 interop_exception(throw, T, M, F, N, Extra) ->
     erlang_error(erlang_throw, M, F, N, T, Extra);

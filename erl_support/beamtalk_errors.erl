@@ -66,8 +66,25 @@ wrap1(error, Reason, _Stack) ->
     exception(runtime_error, undefined, undefined, term_text(Reason), nil, #{reason => Reason});
 wrap1(exit, Reason, _Stack) ->
     exception(erlang_exit, undefined, undefined, term_text(Reason), nil, #{reason => Reason});
+wrap1(throw, {'$bt_nlr', _Token, V}, _Stack) ->
+    dead_return(V);
+wrap1(throw, {'$bt_nlr', _Token, V, _State}, _Stack) ->
+    dead_return(V);
 wrap1(throw, Reason, _Stack) ->
     exception(erlang_throw, undefined, undefined, term_text(Reason), nil, #{reason => Reason}).
+
+%% A block's `^` throws to the method (or input) that made the block; one
+%% that reaches a top level (the REPL, an actor's reply, a process) found
+%% no such method running: it had returned before the block was called
+%% (Pharo's BlockCannotReturn).  Handlers cannot tell on the way out
+%% whether the home is still further up, so only the top level says so.
+dead_return(V) ->
+    Msg = iolist_to_binary(["Cannot return ", short(beamtalk_print:print_string(V)),
+                            ": this block's ^ returns from the method or input that made it, "
+                            "which has already returned"]),
+    exception(block_cannot_return, undefined, undefined, Msg,
+              <<"A block answers its last expression: write [:x | x] instead of [:x | ^x] "
+                "to answer a value">>, #{value => V}).
 
 exception(Kind, Class, Selector, Message, Hint, Details) ->
     Record = #{kind => Kind, class => Class, selector => Selector,
@@ -103,6 +120,7 @@ kind_class(K) when K =:= does_not_understand; K =:= arity_mismatch;
                    K =:= dispatch_error; K =:= callback_failed;
                    K =:= actor_dead; K =:= future_not_awaited;
                    K =:= internal_error; K =:= no_match;
+                   K =:= block_cannot_return;
                    %% The I/O kinds (README "Error kinds"): RuntimeErrors, as
                    %% they were before they had names of their own.
                    K =:= file_not_found; K =:= permission_denied;

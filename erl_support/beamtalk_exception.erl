@@ -137,11 +137,17 @@ unwound(C, R, S, Body, Filter, Handler, Id) ->
     case is_control(C, R) of
         true -> erlang:raise(C, R, S);
         false ->
+            %% Wrapping takes the interop note of an Erlang call's failure;
+            %% an exception that goes on outward (no match, `pass`) gets it
+            %% back, so the next handler or the REPL maps it the same way.
+            Note = beamtalk_erlang:note(),
             Ex = beamtalk_errors:wrap(C, R, S),
             case maps:is_key('$bt_searched', Ex) orelse not matches(Ex, Filter) of
-                true -> erlang:raise(C, R, S);
+                true ->
+                    beamtalk_erlang:renote(Note),
+                    erlang:raise(C, R, S);
                 false ->
-                    Ctx = #{frame => Id, mode => unwound, raw => {C, R, S}},
+                    Ctx = #{frame => Id, mode => unwound, raw => {C, R, S}, note => Note},
                     push_active(Id),
                     Result =
                         try call_handler(Handler, with_ctx(Ex, Ctx)) of
@@ -256,7 +262,9 @@ pass(Ex) ->
         {ok, _} ->
             case handler_ctx(Ex, pass) of
                 #{mode := signal, signal := SigId} -> throw({'$bt_ex_pass', SigId});
-                #{mode := unwound, raw := {C, R, S}} -> erlang:raise(C, R, S)
+                #{mode := unwound, raw := {C, R, S}} = Ctx ->
+                    beamtalk_erlang:renote(maps:get(note, Ctx, undefined)),
+                    erlang:raise(C, R, S)
             end
     end.
 
