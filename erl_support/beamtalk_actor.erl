@@ -251,8 +251,12 @@ handle_call({Sel, Args}, {Caller, _}, State0) when is_atom(Sel), is_list(Args) -
         {not_actor, Kind} -> {reply, {error, error, not_actor(State0, Sel, Kind), []}, State0};
         {T, State} -> run_call(T, State0, State, Sel, Args)
     end;
-handle_call(_Other, _From, State) ->
-    {reply, {error, error, badarg, []}, State}.
+handle_call(Other, _From, State) ->
+    %% Only Erlang code sends anything else (`gen_server:call(Pid, count)`):
+    %% tell it what an actor takes.
+    {reply, {error, {bad_call, Other,
+                     <<"A Beamtalk actor takes {Selector, Arguments}: gen_server:call(Pid, {count, []}) "
+                       "answers {ok, Value}; or use beamtalk:send(Pid, count, [])">>}}, State}.
 
 run_call(T, State0, State, Sel, Args) ->
     Self = get('$bt_self'),
