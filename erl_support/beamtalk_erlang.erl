@@ -133,7 +133,7 @@ mapped(error, Ex, S, _M, _F, _Args) when is_map(Ex), is_map_key(?CK, Ex) -> erla
 mapped(C, R, S, M, F, Args) ->
     case beamtalk_exception:is_control(C, R) of
         true -> ok;
-        false -> put(?NOTE, {C, R, M, F, length(Args), hint_for(R, M, F, Args)})
+        false -> put(?NOTE, {C, R, M, F, length(Args), hint_for(R, S, M, F, Args)})
     end,
     erlang:raise(C, R, S).
 
@@ -161,6 +161,19 @@ interop_exception(exit, R, M, F, N, Extra) ->
     erlang_error(erlang_exit, M, F, N, R, Extra);
 interop_exception(error, R, M, F, N, Extra) ->
     erlang_error(error_kind(R), M, F, N, R, Extra).
+
+%% An `undef` raised further in (the called function exists, one it calls
+%% does not): name that one, which the reason alone does not.
+hint_for(undef, [{M2, F2, A2, _} | _], M, F, Args) when is_atom(M2), is_atom(F2), {M2, F2} =/= {M, F} ->
+    N2 = if is_list(A2) -> length(A2); true -> A2 end,
+    Why = case code:is_loaded(M2) =/= false orelse code:which(M2) =/= non_existing of
+              true -> "which does not exist";
+              false -> "whose module is not loaded (is it on the code path?)"
+          end,
+    unicode:characters_to_binary(io_lib:format("~ts:~ts/~b called ~ts:~ts/~b, ~ts.",
+                                               [M, F, length(Args), M2, F2, N2, Why]));
+hint_for(R, _S, M, F, Args) ->
+    hint_for(R, M, F, Args).
 
 %% A hint for arguments Erlang often refuses: a String where a charlist is
 %% wanted (badarg), an actor where a pid is wanted.

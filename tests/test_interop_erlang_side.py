@@ -79,3 +79,19 @@ async def test_beamtalk_class_from_erlang(repl):
     assert await ok(repl, "(Erlang beamtalk class: #Integer) unwrap") == "Integer"
     text = await ok(repl, "Erlang beamtalk class: #NoSuchClassXyz")
     assert text == "{#error, \"Class 'NoSuchClassXyz' not found\"}", text
+
+
+async def test_undef_inside_an_erlang_function_names_the_missing_one(repl, tmp_path):
+    name = "ies_" + uuid.uuid4().hex[:8]
+    src = tmp_path / f"{name}.erl"
+    src.write_text(f"-module({name}).\n-export([go/1, missing/0]).\n"
+                   f"go(X) -> lists:no_such_fun(X).\nmissing() -> nosuchmod_xyz:f().\n")
+    out = tmp_path.as_posix()
+    assert await ok(repl, f'Erlang c c: "{src.as_posix()}" asCharlist with: '
+                          f'#((Tuple withAll: #(#outdir, "{out}" asCharlist)))') == f"{{#ok, #{name}}}"
+    await ok(repl, f'Erlang code add_patha: "{out}" asCharlist')
+    text = await err(repl, f"Erlang {name} go: 1")
+    assert f"Function: go/1" in text and "Reason: undef" in text, text
+    assert f"{name}:go/1 called lists:no_such_fun/1, which does not exist." in text, text
+    text = await err(repl, f"Erlang {name} missing")
+    assert "called nosuchmod_xyz:f/0, whose module is not loaded (is it on the code path?)" in text, text
