@@ -191,7 +191,7 @@ hint_for(R, _M, _F, Args) ->
     case lists:any(fun is_actor/1, Args) of
         true ->
             <<"An actor is not a pid: pass `anActor pid` to Erlang functions that want a process.">>;
-        false when R =:= badarg ->
+        false when R =:= badarg; R =:= function_clause ->
             case [A || A <- Args, is_binary(A)] of
                 [S | _] ->
                     iolist_to_binary(["This Erlang function may want a charlist where a String was given: pass `",
@@ -265,7 +265,10 @@ erlang_error(Kind, M, F, N, Reason, Extra) ->
             end,
     Hint = case Extra of
                nil -> Hint0;
-               _ -> <<Hint0/binary, ". ", Extra/binary>>
+               _ -> case binary:last(Hint0) of
+                        $. -> <<Hint0/binary, " ", Extra/binary>>;
+                        _ -> <<Hint0/binary, ". ", Extra/binary>>
+                    end
            end,
     interop_error(Kind, M, F, N, Reason, reason_text(Reason), Hint).
 
