@@ -192,15 +192,33 @@ hint_for(R, _M, _F, Args) ->
         true ->
             <<"An actor is not a pid: pass `anActor pid` to Erlang functions that want a process.">>;
         false when R =:= badarg; R =:= function_clause ->
-            case [A || A <- Args, is_binary(A)] of
-                [S | _] ->
+            case {[C || A <- Args, C <- [tagged_collection(A)], C =/= none],
+                  [A || A <- Args, is_binary(A)]} of
+                {[C | _], _} ->
+                    Name = atom_to_binary(C, utf8),
+                    A = article(Name),
+                    iolist_to_binary([A, " ", Name, " is not an Erlang list: pass `", string:lowercase(A), Name,
+                                      " asList` to Erlang functions that want a list."]);
+                {[], [S | _]} ->
                     iolist_to_binary(["This Erlang function may want a charlist where a String was given: pass `",
                                       charlist_example(S), " asCharlist`; turn a charlist it answers into a "
                                       "String with `aList asString`."]);
-                [] -> nil
+                {[], []} -> nil
             end;
         false -> nil
     end.
+
+%% A Beamtalk collection that is no Erlang list (Interval, Array, Set:
+%% value objects, maps underneath); List and Dictionary are plain terms.
+tagged_collection(#{?CK := C}) when is_atom(C) ->
+    case catch beamtalk_class:is_kind_of_class(C, 'Collection') of
+        true -> C;
+        _ -> none
+    end;
+tagged_collection(_) -> none.
+
+article(<<V, _/binary>>) when V =:= $A; V =:= $E; V =:= $I; V =:= $O; V =:= $U -> <<"An">>;
+article(_) -> <<"A">>.
 
 %% The String the caller gave, as they would write it, so the hint can be
 %% pasted back; a long or unprintable one is named by its role instead.
