@@ -95,3 +95,10 @@ async def test_undef_inside_an_erlang_function_names_the_missing_one(repl, tmp_p
     assert f"{name}:go/1 called lists:no_such_fun/1, which does not exist." in text, text
     text = await err(repl, f"Erlang {name} missing")
     assert "called nosuchmod_xyz:f/0, whose module is not loaded (is it on the code path?)" in text, text
+
+
+async def test_help_erlang_says_how_to_call_erlang(repl):
+    """Seed ADR 0028 (User Impact): `:help Erlang` should get a newcomer started."""
+    text = await ok(repl, ":help Erlang")
+    assert "first keyword names" in text and "Erlang lists seq: 1 with: 10" in text, text
+    assert "asCharlist" in text and "call: #'+' args:" in text, text
