@@ -198,8 +198,11 @@ signal(Ex0, Text) ->
     signal(Ex#{error => Rec#{message => text(Text), kind => signal, class => Class}}).
 
 prepare_signal(#{?CK := Class, error := Rec} = Ex) ->
-    Rec1 = case maps:get(message, Rec, nil) of
-               M when M =:= nil; M =:= undefined ->
+    %% Only a fresh exception (`Error new signal`, kind signal) takes its
+    %% class name as message; a caught one is re-raised with its record as
+    %% it is (spec §5.2), so an interop error keeps the seed's fields only.
+    Rec1 = case {maps:get(kind, Rec, signal), maps:get(message, Rec, nil)} of
+               {signal, M} when M =:= nil; M =:= undefined ->
                    Rec#{message => atom_to_binary(Class, utf8)};
                _ -> Rec
            end,
