@@ -172,6 +172,14 @@ hint_for(undef, [{M2, F2, A2, _} | _], M, F, Args) when is_atom(M2), is_atom(F2)
           end,
     unicode:characters_to_binary(io_lib:format("~ts:~ts/~b called ~ts:~ts/~b, ~ts.",
                                                [M, F, length(Args), M2, F2, N2, Why]));
+hint_for({badarity, {Fun, Called}}, _S, M, F, _Args) when is_function(Fun), is_list(Called) ->
+    %% A block of the wrong arity handed to Erlang (lists:sort/2 wants two).
+    {arity, N} = erlang:fun_info(Fun, arity),
+    C = length(Called),
+    Params = lists:join(" ", [[$:, P] || P <- lists:sublist("abcdefghij", max(C, 1))]),
+    unicode:characters_to_binary(io_lib:format("A block that takes ~b argument~ts was called with ~b by ~ts:~ts: "
+                                               "give it ~b, [~ts | ...].",
+                                               [N, plural(N), C, M, F, C, Params]));
 hint_for(R, _S, M, F, Args) ->
     hint_for(R, M, F, Args).
 
