@@ -102,3 +102,19 @@ async def test_help_erlang_says_how_to_call_erlang(repl):
     text = await ok(repl, ":help Erlang")
     assert "first keyword names" in text and "Erlang lists seq: 1 with: 10" in text, text
     assert "asCharlist" in text and "call: #'+' args:" in text, text
+
+
+async def test_an_erlang_timer_drives_an_actor_through_beamtalk_send(repl):
+    await ok(repl, COUNTER)
+    await ok(repl, "tk := IesCounter spawn")
+    await ok(repl, "tr := Erlang timer apply_interval: 5 with: #beamtalk with: #send with: #(tk, #bump, #())")
+    for _ in range(200):                      # until the timer's process has sent a few
+        if int(await ok(repl, "tk n")) >= 3:
+            break
+        await ok(repl, "Erlang timer sleep: 10")
+    assert int(await ok(repl, "tk n")) >= 3
+    assert await ok(repl, "Erlang timer cancel: tr unwrap") == "{#ok, #cancel}"
+    # A cast runs a message with nobody waiting; other casts are ignored.
+    await ok(repl, "Erlang gen_server cast: tk pid with: (Tuple withAll: #(#cast, #add:, #(100)))")
+    await ok(repl, "Erlang gen_server cast: tk pid with: #junk")
+    assert int(await ok(repl, "tk n")) >= 103
