@@ -180,8 +180,33 @@ hint_for({badarity, {Fun, Called}}, _S, M, F, _Args) when is_function(Fun), is_l
     unicode:characters_to_binary(io_lib:format("A block that takes ~b argument~ts was called with ~b by ~ts:~ts: "
                                                "give it ~b, [~ts | ...].",
                                                [N, plural(N), C, M, F, C, Params]));
-hint_for(R, _S, M, F, Args) ->
-    hint_for(R, M, F, Args).
+hint_for(R, S, M, F, Args) ->
+    case hint_for(R, M, F, Args) of
+        {explain, Fallback} ->
+            %% OTP's extended error information (EEP 54) says which argument
+            %% was wrong and why; where the function has none, the guess.
+            case beamtalk_erlang_why:explain(R, S, M, F) of
+                none -> Fallback;
+                {Text, Why} -> join([Text, charlist_if_list(Why, Args, Fallback)])
+            end;
+        Hint -> Hint
+    end.
+
+%% The charlist hint where OTP says a String argument is not a list (of
+%% characters): os:getenv("HOME" as a String).
+charlist_if_list(Why, Args, Fallback) ->
+    Listy = [N || {N, T} <- Why, N =< length(Args), is_binary(lists:nth(N, Args)),
+                  binary:match(T, <<"list">>) =/= nomatch],
+    case Listy of
+        [] -> nil;
+        _ -> Fallback
+    end.
+
+join(Parts) ->
+    case [P || P <- Parts, P =/= nil] of
+        [] -> nil;
+        Ps -> iolist_to_binary(lists:join(" ", Ps))
+    end.
 
 %% A hint for arguments Erlang often refuses: a String where a charlist is
 %% wanted (badarg), an actor where a pid is wanted.
@@ -208,12 +233,12 @@ hint_for(R, _M, _F, Args) ->
                     iolist_to_binary([A, " ", Name, " is not an Erlang list: pass `", string:lowercase(A), Name,
                                       " asList` to Erlang functions that want a list."]);
                 {[], [S | _]} ->
-                    iolist_to_binary(["This Erlang function may want a charlist where a String was given: pass `",
-                                      charlist_example(S), " asCharlist`; turn a charlist it answers into a "
-                                      "String with `aList asString`."]);
-                {[], []} -> nil
+                    {explain, iolist_to_binary(["This Erlang function may want a charlist where a String was given: pass `",
+                                                charlist_example(S), " asCharlist`; turn a charlist it answers into a "
+                                                "String with `aList asString`."])};
+                {[], []} -> {explain, nil}
             end;
-        false -> nil
+        false -> {explain, nil}
     end.
 
 %% A Beamtalk collection that is no Erlang list (Interval, Array, Set:
