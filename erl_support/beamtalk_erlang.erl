@@ -133,7 +133,14 @@ mapped(error, Ex, S, _M, _F, _Args) when is_map(Ex), is_map_key(?CK, Ex) -> erla
 mapped(C, R, S, M, F, Args) ->
     case beamtalk_exception:is_control(C, R) of
         true -> ok;
-        false -> put(?NOTE, {C, R, M, F, length(Args), hint_for(R, S, M, F, Args)})
+        false ->
+            case get(?NOTE) of
+                %% Raised by an inner call (`Erlang erlang throw:` in a block
+                %% that `Erlang lists map:` runs) and passing through this
+                %% one unchanged, stack and all: the inner call raised it.
+                {C, R0, _, _, _, _, S0} when R0 =:= R, S0 =:= S -> ok;
+                _ -> put(?NOTE, {C, R, M, F, length(Args), hint_for(R, S, M, F, Args), S})
+            end
     end,
     erlang:raise(C, R, S).
 
@@ -141,7 +148,7 @@ mapped(C, R, S, M, F, Args) ->
 %% process raised it (and forget the note).
 noted(C, R) ->
     case get(?NOTE) of
-        {C, R0, M, F, N, Extra} when R0 =:= R ->
+        {C, R0, M, F, N, Extra, _Stack} when R0 =:= R ->
             erase(?NOTE),
             {ok, interop_exception(C, R, M, F, N, Extra)};
         _ -> none
