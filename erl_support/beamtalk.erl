@@ -13,6 +13,7 @@
 
 -export([eval/1, load/1]).
 -export([reload/1, compile_method/3, watch/1, unwatch/1, watches/0]).
+-export([send/3, class/1]).
 
 %% @doc Compile and evaluate `Source` in a fresh scope (no bindings).
 -spec eval(binary() | string()) -> {ok, term()} | {error, binary()}.
@@ -50,6 +51,58 @@ load_compiled({ok, Modules, _Warnings}) ->
     end;
 load_compiled({error, Text}) ->
     {error, Text}.
+
+%% @doc Send a message to a Beamtalk object from Erlang code (seed ADR
+%% 0028's other direction): an actor (its record, or the pid Erlang code
+%% usually holds), a class (`class/1`), or any value (`send(3, '+', [4])`).
+%% The selector is the Beamtalk one (`'add:'`, `'at:put:'`).  As eval/1,
+%% a failure is `{error, Text}` with the REPL's text, never an exception.
+-spec send(term(), atom(), list()) -> {ok, term()} | {error, binary()}.
+send(Target, Sel, Args) when is_atom(Sel), is_list(Args) ->
+    case receiver(Target) of
+        {ok, R} ->
+            try {ok, beamtalk_send:send(R, Sel, Args)}
+            catch C:Rn:S -> {error, beamtalk_errors:format(beamtalk_errors:wrap(C, Rn, S))}
+            end;
+        Error -> Error
+    end;
+send(_Target, Sel, Args) ->
+    {error, iolist_to_binary(
+              ["beamtalk:send/3: the selector must be an atom ('add:') and the arguments a list, not ",
+               beamtalk_print:print_string(Sel), " and ", beamtalk_print:print_string(Args)])}.
+
+%% A pid stands for the actor it runs (its record is in its dictionary).
+receiver(Pid) when is_pid(Pid) ->
+    Dict = case node(Pid) =:= node() of
+               true -> erlang:process_info(Pid, dictionary);
+               false -> try erpc:call(node(Pid), erlang, process_info, [Pid, dictionary], 5000)
+                        catch _:_ -> undefined
+                        end
+           end,
+    case Dict of
+        {dictionary, D} ->
+            case lists:keyfind('$bt_self', 1, D) of
+                {_, {beamtalk_object, _, _, Pid} = Actor} -> {ok, Actor};
+                _ -> not_actor(Pid)
+            end;
+        _ -> {error, iolist_to_binary([beamtalk_print:print_string(Pid), " is not alive"])}
+    end;
+receiver(Target) ->
+    {ok, Target}.
+
+not_actor(Pid) ->
+    {error, iolist_to_binary([beamtalk_print:print_string(Pid),
+                              " is not a Beamtalk actor: send to an Erlang process with Erlang's own "
+                              "messages (gen_server:call/2, !)"])}.
+
+%% @doc The class object named `Name` (`'Counter'`), to send class-side
+%% messages to with send/3 (`send(C, spawn, [])`).
+-spec class(atom() | binary() | string()) -> {ok, term()} | {error, binary()}.
+class(Name0) ->
+    Name = try binary_to_existing_atom(to_bin(Name0), utf8) catch _:_ -> undefined end,
+    try {ok, beamtalk_class:class_object(Name)}
+    catch _:_ -> {error, <<"Class '", (to_bin(Name0))/binary, "' not found">>}
+    end.
 
 %% @doc Recompile a class from its source file.
 -spec reload(atom()) -> {ok, [atom()]} | {error, binary()}.

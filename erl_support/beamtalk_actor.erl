@@ -319,12 +319,15 @@ handle_call({Sel, Args}, {Caller, _}, State0) when is_atom(Sel), is_list(Args) -
     end;
 handle_call(Other, _From, State) ->
     %% Only Erlang code sends anything else (`gen_server:call(Pid, count)`):
-    %% an {error, Text} it can read, not the internal error reply.
+    %% an {error, Text} it can read (what to send, or beamtalk:send/3),
+    %% not the internal error reply.
     Example = case Other of
                   Sel when is_atom(Sel) -> [": {", atom_to_binary(Sel, utf8), ", []}"];
                   _ -> <<", e.g. {printString, []}">>
               end,
-    {reply, {error, iolist_to_binary(["an actor takes {Selector, Arguments} requests", Example])}, State}.
+    {reply, {error, iolist_to_binary(["an actor takes {Selector, Arguments} requests", Example,
+                                      " (answered {ok, Value}), or use beamtalk:send(Pid, Selector, Arguments)"])},
+     State}.
 
 run_call(T, State0, State, Sel, Args) ->
     Self = get('$bt_self'),

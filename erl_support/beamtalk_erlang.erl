@@ -24,7 +24,7 @@
 -module(beamtalk_erlang).
 
 -export([call/3, invoke/3, invoke_failed/6, proxy/1, proxy_send/3, proxy_dispatch/3,
-         function_name/1, exports/1, noted/2]).
+         function_name/1, exports/1, noted/2, note/0, renote/1]).
 
 -define(NOTE, '$bt_interop').
 -define(PROXY_KEY, '$bt_proxy').
@@ -133,7 +133,14 @@ mapped(error, Ex, S, _M, _F, _Args) when is_map(Ex), is_map_key(?CK, Ex) -> erla
 mapped(C, R, S, M, F, Args) ->
     case beamtalk_exception:is_control(C, R) of
         true -> ok;
-        false -> put(?NOTE, {C, R, M, F, length(Args), hint_for(R, M, F, Args)})
+        false ->
+            case get(?NOTE) of
+                %% Raised by an inner call (`Erlang erlang throw:` in a block
+                %% that `Erlang lists map:` runs) and passing through this
+                %% one unchanged, stack and all: the inner call raised it.
+                {C, R0, _, _, _, _, S0} when R0 =:= R, S0 =:= S -> ok;
+                _ -> put(?NOTE, {C, R, M, F, length(Args), hint_for(R, S, M, F, Args), S})
+            end
     end,
     erlang:raise(C, R, S).
 
@@ -141,11 +148,19 @@ mapped(C, R, S, M, F, Args) ->
 %% process raised it (and forget the note).
 noted(C, R) ->
     case get(?NOTE) of
-        {C, R0, M, F, N, Extra} when R0 =:= R ->
+        {C, R0, M, F, N, Extra, _Stack} when R0 =:= R ->
             erase(?NOTE),
             {ok, interop_exception(C, R, M, F, N, Extra)};
         _ -> none
     end.
+
+%% @doc The pending note (undefined if none), and putting it back: a
+%% handler that looked at an exception and let it go on (beamtalk_exception)
+%% must not cost the outer handlers the mapping.
+note() -> get(?NOTE).
+
+renote(undefined) -> ok;
+renote(Note) -> put(?NOTE, Note), ok.
 
 interop_exception(throw, T, M, F, N, Extra) ->
     erlang_error(erlang_throw, M, F, N, T, Extra);
@@ -153,6 +168,52 @@ interop_exception(exit, R, M, F, N, Extra) ->
     erlang_error(erlang_exit, M, F, N, R, Extra);
 interop_exception(error, R, M, F, N, Extra) ->
     erlang_error(error_kind(R), M, F, N, R, Extra).
+
+%% An `undef` raised further in (the called function exists, one it calls
+%% does not): name that one, which the reason alone does not.
+hint_for(undef, [{M2, F2, A2, _} | _], M, F, Args) when is_atom(M2), is_atom(F2), {M2, F2} =/= {M, F} ->
+    N2 = if is_list(A2) -> length(A2); true -> A2 end,
+    Why = case code:is_loaded(M2) =/= false orelse code:which(M2) =/= non_existing of
+              true -> "which does not exist";
+              false -> "whose module is not loaded (is it on the code path?)"
+          end,
+    unicode:characters_to_binary(io_lib:format("~ts:~ts/~b called ~ts:~ts/~b, ~ts.",
+                                               [M, F, length(Args), M2, F2, N2, Why]));
+hint_for({badarity, {Fun, Called}}, _S, M, F, _Args) when is_function(Fun), is_list(Called) ->
+    %% A block of the wrong arity handed to Erlang (lists:sort/2 wants two).
+    {arity, N} = erlang:fun_info(Fun, arity),
+    C = length(Called),
+    Params = lists:join(" ", [[$:, P] || P <- lists:sublist("abcdefghij", max(C, 1))]),
+    unicode:characters_to_binary(io_lib:format("A block that takes ~b argument~ts was called with ~b by ~ts:~ts: "
+                                               "give it ~b, [~ts | ...].",
+                                               [N, plural(N), C, M, F, C, Params]));
+hint_for(R, S, M, F, Args) ->
+    case hint_for(R, M, F, Args) of
+        {explain, Fallback} ->
+            %% OTP's extended error information (EEP 54) says which argument
+            %% was wrong and why; where the function has none, the guess.
+            case beamtalk_erlang_why:explain(R, S, M, F) of
+                none -> Fallback;
+                {Text, Why} -> join([Text, charlist_if_list(Why, Args, Fallback)])
+            end;
+        Hint -> Hint
+    end.
+
+%% The charlist hint where OTP says a String argument is not a list (of
+%% characters): os:getenv("HOME" as a String).
+charlist_if_list(Why, Args, Fallback) ->
+    Listy = [N || {N, T} <- Why, N =< length(Args), is_binary(lists:nth(N, Args)),
+                  binary:match(T, <<"list">>) =/= nomatch],
+    case Listy of
+        [] -> nil;
+        _ -> Fallback
+    end.
+
+join(Parts) ->
+    case [P || P <- Parts, P =/= nil] of
+        [] -> nil;
+        Ps -> iolist_to_binary(lists:join(" ", Ps))
+    end.
 
 %% A hint for arguments Erlang often refuses: a String where a charlist is
 %% wanted (badarg), an actor where a pid is wanted.
@@ -170,16 +231,34 @@ hint_for(R, _M, _F, Args) ->
     case lists:any(fun is_actor/1, Args) of
         true ->
             <<"An actor is not a pid: pass `anActor pid` to Erlang functions that want a process.">>;
-        false when R =:= badarg ->
-            case [A || A <- Args, is_binary(A)] of
-                [S | _] ->
-                    iolist_to_binary(["This Erlang function may want a charlist where a String was given: pass `",
-                                      charlist_example(S), " asCharlist`; turn a charlist it answers into a "
-                                      "String with `aList asString`."]);
-                [] -> nil
+        false when R =:= badarg; R =:= function_clause ->
+            case {[C || A <- Args, C <- [tagged_collection(A)], C =/= none],
+                  [A || A <- Args, is_binary(A)]} of
+                {[C | _], _} ->
+                    Name = atom_to_binary(C, utf8),
+                    A = article(Name),
+                    iolist_to_binary([A, " ", Name, " is not an Erlang list: pass `", string:lowercase(A), Name,
+                                      " asList` to Erlang functions that want a list."]);
+                {[], [S | _]} ->
+                    {explain, iolist_to_binary(["This Erlang function may want a charlist where a String was given: pass `",
+                                                charlist_example(S), " asCharlist`; turn a charlist it answers into a "
+                                                "String with `aList asString`."])};
+                {[], []} -> {explain, nil}
             end;
-        false -> nil
+        false -> {explain, nil}
     end.
+
+%% A Beamtalk collection that is no Erlang list (Interval, Array, Set:
+%% value objects, maps underneath); List and Dictionary are plain terms.
+tagged_collection(#{?CK := C}) when is_atom(C) ->
+    case catch beamtalk_class:is_kind_of_class(C, 'Collection') of
+        true -> C;
+        _ -> none
+    end;
+tagged_collection(_) -> none.
+
+article(<<V, _/binary>>) when V =:= $A; V =:= $E; V =:= $I; V =:= $O; V =:= $U -> <<"An">>;
+article(_) -> <<"A">>.
 
 %% The String the caller gave, as they would write it, so the hint can be
 %% pasted back; a long or unprintable one is named by its role instead.
@@ -244,7 +323,10 @@ erlang_error(Kind, M, F, N, Reason, Extra) ->
             end,
     Hint = case Extra of
                nil -> Hint0;
-               _ -> <<Hint0/binary, ". ", Extra/binary>>
+               _ -> case binary:last(Hint0) of
+                        $. -> <<Hint0/binary, " ", Extra/binary>>;
+                        _ -> <<Hint0/binary, ". ", Extra/binary>>
+                    end
            end,
     interop_error(Kind, M, F, N, Reason, reason_text(Reason), Hint).
 

@@ -54,7 +54,16 @@ wrap1(error, {badarity, {Fun, Args}}, _Stack) when is_function(Fun), is_list(Arg
             "Wrong number of arguments: block expects ~b but was called with ~b",
             [N, length(Args)])),
     exception(arity_mismatch, 'Block', undefined, Msg, nil, #{});
-wrap1(error, function_clause, Stack) ->
+wrap1(error, Reason, Stack) when Reason =:= badarg; Reason =:= function_clause;
+                                 element(1, Reason) =:= bad_generator ->
+    case beamtalk_improper:from_error(Reason, Stack) of
+        {Sel, Tail} -> improper(Sel, Tail);
+        none -> wrap2(error, Reason, Stack)
+    end;
+wrap1(C, R, Stack) ->
+    wrap2(C, R, Stack).
+
+wrap2(error, function_clause, Stack) ->
     case beamtalk_bad_arg:from_function_clause(Stack) of
         {Class, Sel, Msg, Hint} ->
             exception(type_error, binary_to_atom(Class, utf8), Sel, Msg, Hint, #{});
@@ -62,12 +71,43 @@ wrap1(error, function_clause, Stack) ->
             exception(runtime_error, undefined, undefined, <<"function_clause">>, nil,
                       #{reason => function_clause})
     end;
-wrap1(error, Reason, _Stack) ->
+wrap2(error, Reason, _Stack) ->
     exception(runtime_error, undefined, undefined, term_text(Reason), nil, #{reason => Reason});
-wrap1(exit, Reason, _Stack) ->
+wrap2(exit, Reason, _Stack) ->
     exception(erlang_exit, undefined, undefined, term_text(Reason), nil, #{reason => Reason});
-wrap1(throw, Reason, _Stack) ->
+wrap2(throw, {'$bt_nlr', _Token, V}, _Stack) ->
+    dead_return(V);
+wrap2(throw, {'$bt_nlr', _Token, V, _State}, _Stack) ->
+    dead_return(V);
+wrap2(throw, Reason, _Stack) ->
     exception(erlang_throw, undefined, undefined, term_text(Reason), nil, #{reason => Reason}).
+
+%% A List primitive that walked into the tail of an improper list
+%% (beamtalk_improper).
+improper(Sel, Tail) ->
+    On = case Sel of
+             undefined -> <<"Type error on List">>;
+             _ -> iolist_to_binary(["Type error in '", atom_to_binary(Sel, utf8), "' on List"])
+         end,
+    TailText = short(beamtalk_print:print_string(Tail)),
+    exception(type_error, 'List', Sel,
+              iolist_to_binary([On, ": an improper list (it ends in ", TailText, ", not #())"]),
+              <<"List methods need a list that ends in #(); first and rest take an improper one apart "
+                "(an Erlang [H | T] whose T is no list)">>,
+              #{tail => Tail}).
+
+%% A block's `^` throws to the method (or input) that made the block; one
+%% that reaches a top level (the REPL, an actor's reply, a process) found
+%% no such method running: it had returned before the block was called
+%% (Pharo's BlockCannotReturn).  Handlers cannot tell on the way out
+%% whether the home is still further up, so only the top level says so.
+dead_return(V) ->
+    Msg = iolist_to_binary(["Cannot return ", short(beamtalk_print:print_string(V)),
+                            ": this block's ^ returns from the method or input that made it, "
+                            "which has already returned"]),
+    exception(block_cannot_return, undefined, undefined, Msg,
+              <<"A block answers its last expression: write [:x | x] instead of [:x | ^x] "
+                "to answer a value">>, #{value => V}).
 
 exception(Kind, Class, Selector, Message, Hint, Details) ->
     Record = #{kind => Kind, class => Class, selector => Selector,
@@ -103,6 +143,7 @@ kind_class(K) when K =:= does_not_understand; K =:= arity_mismatch;
                    K =:= dispatch_error; K =:= callback_failed;
                    K =:= actor_dead; K =:= future_not_awaited;
                    K =:= internal_error; K =:= no_match;
+                   K =:= block_cannot_return;
                    %% The I/O kinds (README "Error kinds"): RuntimeErrors, as
                    %% they were before they had names of their own.
                    K =:= file_not_found; K =:= permission_denied;

@@ -137,11 +137,17 @@ unwound(C, R, S, Body, Filter, Handler, Id) ->
     case is_control(C, R) of
         true -> erlang:raise(C, R, S);
         false ->
+            %% Wrapping takes the interop note of an Erlang call's failure;
+            %% an exception that goes on outward (no match, `pass`) gets it
+            %% back, so the next handler or the REPL maps it the same way.
+            Note = beamtalk_erlang:note(),
             Ex = beamtalk_errors:wrap(C, R, S),
             case maps:is_key('$bt_searched', Ex) orelse not matches(Ex, Filter) of
-                true -> erlang:raise(C, R, S);
+                true ->
+                    beamtalk_erlang:renote(Note),
+                    erlang:raise(C, R, S);
                 false ->
-                    Ctx = #{frame => Id, mode => unwound, raw => {C, R, S}},
+                    Ctx = #{frame => Id, mode => unwound, raw => {C, R, S}, note => Note},
                     push_active(Id),
                     Result =
                         try call_handler(Handler, with_ctx(Ex, Ctx)) of
@@ -192,8 +198,11 @@ signal(Ex0, Text) ->
     signal(Ex#{error => Rec#{message => text(Text), kind => signal, class => Class}}).
 
 prepare_signal(#{?CK := Class, error := Rec} = Ex) ->
-    Rec1 = case maps:get(message, Rec, nil) of
-               M when M =:= nil; M =:= undefined ->
+    %% Only a fresh exception (`Error new signal`, kind signal) takes its
+    %% class name as message; a caught one is re-raised with its record as
+    %% it is (spec §5.2), so an interop error keeps the seed's fields only.
+    Rec1 = case {maps:get(kind, Rec, signal), maps:get(message, Rec, nil)} of
+               {signal, M} when M =:= nil; M =:= undefined ->
                    Rec#{message => atom_to_binary(Class, utf8)};
                _ -> Rec
            end,
@@ -256,7 +265,9 @@ pass(Ex) ->
         {ok, _} ->
             case handler_ctx(Ex, pass) of
                 #{mode := signal, signal := SigId} -> throw({'$bt_ex_pass', SigId});
-                #{mode := unwound, raw := {C, R, S}} -> erlang:raise(C, R, S)
+                #{mode := unwound, raw := {C, R, S}} = Ctx ->
+                    beamtalk_erlang:renote(maps:get(note, Ctx, undefined)),
+                    erlang:raise(C, R, S)
             end
     end.
 

@@ -312,6 +312,9 @@ class Cursor:
                 and self.tok_text(i) == "#":
             # ``2#1010``: Erlang's radix notation
             hint = f"radix numbers are written with r: {self.tok_text(i - 1)}r… (as in 16rFF, 2r1010)"
+        elif self.tok_text(i)[:1] == "'":
+            hint = teaching.quoted_erlang_name(self.source, self.S[i], self.E[i],
+                                               i > 0 and self.K[i - 1] is K_IDENT and self.V[i - 1] == "Erlang") or hint
         raise ParseError(Diagnostic(err.message, self.span(i, i), "error", hint), self.depth)
 
     def enter(self):

@@ -48,6 +48,23 @@ def single_quoted(text: str) -> tuple:
     )
 
 
+def quoted_erlang_name(source: str, start: int, end: int, after_erlang: bool) -> Optional[str]:
+    """The hint for Erlang's quoted atoms where a name goes (seed ADR 0028's
+    "quoted selectors for edge cases"): ``Erlang erlang '+': 1 with: 2`` or
+    ``Erlang 'bt@counter' f``.  Beamtalk has no quoted selectors; a function
+    whose name is no identifier is reached with ``call:args:`` and such a
+    module with ``perform:``.  None where the quote is not in such a place."""
+    name = source[start + 1 : end - 1] if end - start > 1 and source[end - 1 : end] == "'" else ""
+    if not name:
+        return None
+    if after_erlang:
+        return f"an Erlang module whose name is not an identifier is reached with (Erlang perform: #'{name}')"
+    if source[end : end + 1] == ":":
+        return (f"an Erlang function whose name is not an identifier is called with call:args:"
+                f" Erlang erlang call: #'{name}' args: #(arg1, arg2)")
+    return None
+
+
 def keyword_starts_line(source: str, prev_end: int, kw_start: int, after_statement: bool) -> tuple:
     """A keyword with a newline before it where a statement must start: the
     first keyword of a message goes on its receiver's line (spec §3.1)."""

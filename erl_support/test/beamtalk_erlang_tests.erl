@@ -75,7 +75,7 @@ error_mapping() ->
     Badarg = fun() -> beamtalk_erlang:call(erlang, atom_to_list, [42]) end,
     ?assertEqual('TypeError', ex_class(Badarg)),
     ?assertEqual(type_error, ex_kind(Badarg)),
-    ?assertEqual(<<"Erlang error in erlang:atom_to_list: badarg">>, ex_hint(Badarg)),
+    ?assertEqual(<<"Erlang error in erlang:atom_to_list: badarg. Argument 1 (42): not an atom.">>, ex_hint(Badarg)),
     ?assertEqual('TypeError', ex_class(fun() -> beamtalk_erlang:call(erlang, '+', [a, 1]) end)),
     ?assertEqual('ExitError', ex_class(fun() -> beamtalk_erlang:call(erlang, exit, [bye]) end)),
     ?assertEqual('ThrowError', ex_class(fun() -> beamtalk_erlang:call(erlang, throw, [ball]) end)),
