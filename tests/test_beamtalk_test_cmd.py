@@ -165,7 +165,16 @@ def test_collect_orders_fixtures_before_tests(tmp_path):
 def test_missing_path_and_empty_run(bt_home, tmp_path):
     proc = bt_test(["no_such_dir"], tmp_path)
     assert proc.returncode == 1
-    assert proc.stdout.startswith("ERROR: no_such_dir does not compile\n  No such file or directory\n")
+    # a path that is not there is "not found", not a file that "does not compile"
+    assert proc.stdout.startswith(f"ERROR: no_such_dir not found\n  No such file or directory: "
+                                  f"{tmp_path / 'no_such_dir'}\n  Hint: give .bt files")
+    assert proc.stdout.endswith("\n1 path not found\n0 passed, 0 failed\n")
+    # with no path, outside a package that has test/: say which directory it looked for
+    proc = bt_test([], tmp_path)
+    assert proc.returncode == 1
+    assert proc.stdout.startswith(f"ERROR: test not found\n  No such file or directory: {tmp_path / 'test'}\n"
+                                  f"  Hint: with no path, beamtalk test runs the test/ directory of the "
+                                  f"project root ({tmp_path})")
     (tmp_path / "empty").mkdir()
     proc = bt_test(["empty"], tmp_path)
     assert (proc.returncode, proc.stdout) == (0, NONE_FOUND.format("empty") + "\n0 passed, 0 failed\n")
@@ -235,4 +244,24 @@ def test_interrupted_run_leaves_no_node(bt_home, tmp_path, sig):
             proc.kill()
             proc.wait()
     assert proc.returncode != 0
+    assert_nothing_left(bt_home)
+
+
+def test_a_setup_that_loses_its_field_is_warned_on_stderr(bt_home, tmp_path):
+    """The compiler's warnings reach `beamtalk test`'s stderr, as `beamtalk
+    build` prints them: a setUp that assigns its field and then sends
+    something hands the tests a nil field, which read only as a
+    does-not-understand on nil in each test."""
+    write(tmp_path, "test/lost_test.bt",
+          "TestCase subclass: LostTest\n"
+          "  state: n = nil\n"
+          "  setUp =>\n"
+          "    self.n := #(1, 2).\n"
+          "    self.n size\n"
+          "  testSize => self assert: self.n size equals: 2\n")
+    proc = bt_test([], tmp_path)
+    assert proc.returncode == 1
+    assert "UndefinedObject does not understand 'size'" in proc.stdout
+    assert proc.stderr.startswith("\u26a0 test/lost_test.bt:4:5: warning: This change to self.n is lost: "
+                                  "setUp hands the test the instance it answers"), proc.stderr
     assert_nothing_left(bt_home)
