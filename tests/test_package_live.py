@@ -323,3 +323,17 @@ def test_check_without_a_path_checks_the_package_sources_and_tests(bt_home, tmp_
     assert run_beamtalk(["check"], cwd=pkg / "src").returncode == 1
     r = run_beamtalk(["check"], cwd=tmp_path)
     assert r.returncode == 2 and "no PATH given" in r.stderr
+
+
+def test_colon_test_in_a_package_says_its_tests_are_not_loaded(bt_home, tmp_path):
+    """`:test` in a package's REPL runs the TestCase classes loaded in the
+    workspace; the package's test/ is not among them.  It answered a bare
+    "0 passed, 0 failed", which read like a passing suite."""
+    root = new_package(tmp_path, "quiet_app")
+    (root / "test" / "quiet_test.bt").write_text("TestCase subclass: QuietTest\n  testA => self assert: true\n")
+    r = run_beamtalk(["repl", "--ephemeral"], cwd=root, input=":test\n:load test\n:test\n")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert ("No tests in this workspace: a test is a unary method named test... of a TestCase subclass; "
+            "this package's tests are in test/ and are not loaded: `:load test` loads them") in out
+    assert out.rstrip().endswith("1 passed, 0 failed")

@@ -219,7 +219,18 @@ class Repl:
         if not reply.ok:
             return Outcome(False, reply.text, kind=reply.kind)
         ok, text = repl_output(reply.results or [])
+        if not names and not reply.results:
+            text = self.no_tests() + "\n" + text
         return Outcome(ok, text, kind="ok" if ok else "test")
+
+    def no_tests(self) -> str:
+        """`:test` found nothing to run: say so, rather than a bare "0 passed"
+        that reads like a passing suite (a package's test/ is not loaded)."""
+        text = "No tests in this workspace: a test is a unary method named test... of a TestCase subclass"
+        if self.package is not None and (self.package.root / "test").is_dir():
+            text += ("; this package's tests are in test/ and are not loaded: `:load test` loads them, "
+                     "`beamtalk test` runs them in a workspace of their own")
+        return text
 
     async def command(self, line: str, on_output: OutputCallback | None = None) -> Outcome:
         word, _, arg = line[1:].partition(" ")
