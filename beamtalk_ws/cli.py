@@ -301,7 +301,9 @@ async def cmd_run(args) -> int:
                 continue
             outcome = await Repl(client).evaluate_code(code, on_output=output)
             if not outcome.ok:
-                print(outcome.text, file=sys.stderr)
+                # say which step failed, as the OTP application does
+                # ("app: Main start failed: ..."), then the error itself
+                print(f"{m.name}: `{code}` failed:\n{outcome.text}", file=sys.stderr)
                 return 1
         print(f"Started {m.name} v{m.version} in workspace '{ws.id}' ({ws.node_name}): "
               f"beamtalk repl attaches to it, beamtalk workspace stop stops it.")

@@ -337,3 +337,23 @@ def test_colon_test_in_a_package_says_its_tests_are_not_loaded(bt_home, tmp_path
     assert ("No tests in this workspace: a test is a unary method named test... of a TestCase subclass; "
             "this package's tests are in test/ and are not loaded: `:load test` loads them") in out
     assert out.rstrip().endswith("1 passed, 0 failed")
+
+
+def test_run_whose_start_raises_says_which_step_failed(bt_home, tmp_path):
+    """The error of a failing `start` came alone, with nothing saying it was
+    `Main start` of the package that raised it."""
+    from beamtalk_ws.workspace import launcher, paths
+
+    root = new_package(tmp_path, "raising_app")
+    (root / "src" / "main.bt").write_text(
+        "Object subclass: Main\n  class start =>\n    Transcript showCr: \"starting\".\n    3 frobnicate\n")
+    try:
+        r = run_beamtalk(["run"], cwd=root, timeout=120)
+        assert r.returncode == 1
+        assert r.stdout == "starting\n"
+        assert r.stderr.splitlines()[-4:] == [
+            "raising_app: `Main start` failed:", "ERROR: #RuntimeError",
+            "  Message: Integer does not understand 'frobnicate'",
+            "  Hint: Check spelling or use 'respondsTo:' to verify method exists"]
+    finally:
+        launcher.kill(paths.resolve(None, root))
