@@ -4,6 +4,7 @@ package, and `:reload` hot-reloading a package's classes while their actors run
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -357,3 +358,19 @@ def test_run_whose_start_raises_says_which_step_failed(bt_home, tmp_path):
             "  Hint: Check spelling or use 'respondsTo:' to verify method exists"]
     finally:
         launcher.kill(paths.resolve(None, root))
+
+
+def test_build_given_a_package_directory_builds_it(bt_home, tmp_path):
+    """`beamtalk build pkgs/app` from a repository root (as `beamtalk test
+    pkgs/app/test` works) said "pkgs/app: no such file"."""
+    (tmp_path / "pkgs").mkdir()
+    root = new_package(tmp_path / "pkgs", "dir_app")
+    r = run_beamtalk(["build", os.path.join("pkgs", "dir_app")], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == "Build complete: 1 module in _build/dev/ebin/"
+    assert (root / "_build" / "dev" / "ebin" / "dir_app.app").is_file()
+    (tmp_path / "plain").mkdir()
+    r = run_beamtalk(["build", "plain"], cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stderr.strip() == ("Error: plain is a directory without a beamtalk.toml in it or above it: "
+                                "beamtalk build builds the package it is given or run in, or one .bt file")
