@@ -16,6 +16,8 @@ from beamtalk_ws.workspace.client import WorkspaceClient
 from beamtalk_ws.workspace.errors import WorkspaceError, WorkspaceNotRunning
 from beamtalk_ws.workspace.paths import WorkspacePaths
 
+from .revive import stopped_on_purpose
+
 
 def idle_timeout_from(args) -> int | None:
     if getattr(args, "persistent", False):
@@ -40,7 +42,9 @@ async def open_client(
     info = launcher.running_info(ws)
     if info is None:
         previous = launcher.read_node_info(ws)
-        if previous is not None:
+        if previous is not None and not stopped_on_purpose(ws):
+            # a node that died; one stopped by `workspace stop` or its idle
+            # timeout is simply started again (it read like a crash)
             say(f"Workspace '{ws.id}' is not running: its node {previous.node} "
                 f"(OS pid {previous.os_pid}) has exited.")
         if start == "never":

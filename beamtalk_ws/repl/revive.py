@@ -38,6 +38,13 @@ def log_tail(ws: WorkspacePaths, lines: int = LOG_LINES) -> list[str]:
     return []
 
 
+def stopped_on_purpose(ws: WorkspacePaths) -> bool:
+    """The node's log ends with its own word that it stopped (`beamtalk
+    workspace stop`, its idle timeout, its owner gone): not a crash."""
+    tail = log_tail(ws, 1)
+    return bool(tail) and bool(_STOPPED.search(tail[-1]))
+
+
 def death_report(ws: WorkspacePaths, info: launcher.NodeInfo | None, during: bool) -> str:
     """Which node died (name, OS pid), when we noticed, and what its log said last."""
     who = f"node {info.node} (OS pid {info.os_pid})" if info else f"node {ws.node_name}"
