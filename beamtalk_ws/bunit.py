@@ -241,11 +241,24 @@ def package_sources(paths_: list[str] | None = None) -> list[Path]:
             roots.append(root)
     if not roots:
         m = find()
-        return source_files(m.src) if m is not None else []
+        return _relative(source_files(m.src)) if m is not None else []
     files: list[Path] = []
     for root in roots:
         files += source_files(find(root).src)
-    return files
+    return _relative(files)
+
+
+def _relative(files: list[Path]) -> list[Path]:
+    """Paths as the user would type them (`src/lexer.bt`), so that a source
+    that does not compile is named like the test files are, not by its
+    absolute path."""
+    out = []
+    for f in files:
+        try:
+            out.append(Path(os.path.relpath(f)))
+        except ValueError:
+            out.append(f)
+    return out
 
 
 def default_paths() -> list[str]:

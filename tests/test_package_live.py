@@ -374,3 +374,15 @@ def test_build_given_a_package_directory_builds_it(bt_home, tmp_path):
     assert r.returncode == 1
     assert r.stderr.strip() == ("Error: plain is a directory without a beamtalk.toml in it or above it: "
                                 "beamtalk build builds the package it is given or run in, or one .bt file")
+
+
+def test_beamtalk_test_names_a_broken_source_file_as_typed(bt_home, tmp_path):
+    """A file of src/ that does not compile was named by its absolute path
+    (the test files by their relative one)."""
+    root = new_package(tmp_path, "broken_src_app")
+    (root / "src" / "bad.bt").write_text("Object subclass: BadSrc\n  oops => ]\n")
+    (root / "test" / "t_test.bt").write_text("TestCase subclass: TTest\n  testA => self assert: true\n")
+    r = run_beamtalk(["test"], cwd=root, timeout=120)
+    assert r.returncode == 1
+    assert r.stdout.startswith("ERROR: src/bad.bt does not compile\n  src/bad.bt:2:"), r.stdout
+    assert r.stdout.rstrip().endswith("1 file did not compile\n1 passed, 0 failed")
