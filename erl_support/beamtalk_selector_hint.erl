@@ -189,6 +189,9 @@ for_class('String', 'contains:') -> <<"includesSubstring: \"text\" tests for a s
 for_class('String', 'at:put:') ->
     <<"Strings are immutable values: build a new one with ++, take:, drop: or replaceAll:with:">>;
 for_class('Dictionary', 'add:') -> <<"at: key put: value answers a new Dictionary with the pair">>;
+for_class('Float', 'printString:') ->
+    <<"printString: prints an Integer in a base; to show a Float to 2 decimals, round it first: "
+      "(x roundTo: 0.01) printString">>;
 for_class(_, _) -> nil.
 
 %% Selectors of Pharo and Squeak (and Python) that Beamtalk spells
@@ -198,6 +201,9 @@ elsewhere('remove:') ->
 elsewhere(S) when S =:= 'asSortedCollection'; S =:= 'asSortedCollection:'; S =:= 'sorted';
                   S =:= 'sorted:' ->
     <<"sort answers a new sorted List (sort: [:a :b | a <= b] with your own order)">>;
+elsewhere(S) when S =:= 'printShowingDecimalPlaces:'; S =:= 'printString:decimalPlaces:';
+                  S =:= 'printOn:showingDecimalPlaces:' ->
+    <<"round first: (x roundTo: 0.01) printString shows a Float to 2 decimals">>;
 elsewhere('asArray') -> <<"make an Array with Array withAll: aList">>;
 elsewhere('first:') -> <<"take: n answers the first n elements">>;
 elsewhere('last:') -> <<"drop: c size - n answers the last n elements">>;
