@@ -62,7 +62,8 @@ def human_report(results: list[TestOutcome], file_errors: list[FileError] = ()) 
         if r.status == "pass":
             continue
         label = "FAIL" if r.status == "fail" else "ERROR"
-        blocks.append(f"{label}: {r.cls} >> {r.test}\n" + _indent(r.message or ""))
+        hint = f"\nHint: {r.hint}" if r.hint else ""
+        blocks.append(f"{label}: {r.cls} >> {r.test}\n" + _indent((r.message or "") + hint))
     lines = []
     if blocks:
         lines.append("\n".join(blocks))

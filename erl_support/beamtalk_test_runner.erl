@@ -39,6 +39,7 @@
 
 -define(DEFAULT_TIMEOUT, 5000).
 -define(CK, '$beamtalk_class').
+-define(HINT, '$beamtalk_test_hint').
 
 default_timeout() -> ?DEFAULT_TIMEOUT.
 
@@ -152,8 +153,11 @@ run_one(Class, Sel, Timeout) ->
     unlink(Pid),
     receive {'EXIT', Pid, _} -> ok after 0 -> ok end,
     process_flag(trap_exit, Trap),
-    {Status, Msg} = Outcome,
-    #{class => Class, test => Sel, status => Status, message => Msg,
+    {Status, Msg, Hint} = case Outcome of
+                              {S, M} -> {S, M, nil};
+                              {S, M, H} -> {S, M, H}
+                          end,
+    #{class => Class, test => Sel, status => Status, message => Msg, hint => Hint,
       time_us => erlang:monotonic_time(microsecond) - T0}.
 
 await(Pid, Ref, Class, Deadline, Timeout, Inst) ->
@@ -202,6 +206,7 @@ phases(Runner, Ref, Class, Sel) ->
                     Runner ! {Ref, instance, I},
                     Outcome = case catching(fun() -> beamtalk_send:send(I, Sel, []) end) of
                                   {ok, _} -> {pass, nil};
+                                  {error, error, Msg, _} -> {error, Msg, last_hint()};
                                   {error, Status, Msg, _} -> {Status, Msg}
                               end,
                     teardown(I),
@@ -224,9 +229,21 @@ catching(F) ->
 classify(C, R, S) ->
     Ex = beamtalk_errors:wrap(C, R, S),
     Msg = beamtalk_exception:message_text(Ex),
+    %% the hint of an error, as the REPL shows it (`beamtalk test` prints
+    %% it under the message): read by last_hint/0 in the same process
+    put(?HINT, case beamtalk_exception:record(Ex) of
+                   #{hint := H} when is_binary(H), H =/= Msg -> H;
+                   _ -> nil
+               end),
     case maps:get(kind, beamtalk_exception:record(Ex), undefined) of
         assertion_failed -> {error, fail, Msg, Msg};
         _ -> {error, error, <<(atom_to_binary(maps:get(?CK, Ex), utf8))/binary, ": ", Msg/binary>>, Msg}
+    end.
+
+last_hint() ->
+    case erase(?HINT) of
+        undefined -> nil;
+        H -> H
     end.
 
 %% @doc Raise the failure of an assertion (kind assertion_failed).

@@ -84,6 +84,7 @@ def test_failures_and_errors_are_listed_and_exit_non_zero(bt_home, tmp_path):
     assert proc.stdout == (
         "ERROR: MixedTest >> testBroken\n"
         "  RuntimeError: UndefinedObject does not understand 'frobnicate'\n"
+        "  Hint: Check spelling or use 'respondsTo:' to verify method exists\n"   # the REPL's hint too
         "FAIL: MixedTest >> testWrong\n"
         "  Expected 3, got 2\n"
         "\n"
@@ -105,7 +106,8 @@ def test_json_lines(bt_home, tmp_path):
         {"class": "ArithmeticTest", "test": "testAdd", "status": "pass", "message": ""},
         {"class": "ArithmeticTest", "test": "testDeny", "status": "pass", "message": ""},
         {"class": "MixedTest", "test": "testBroken", "status": "error",
-         "message": "RuntimeError: UndefinedObject does not understand 'frobnicate'"},
+         "message": "RuntimeError: UndefinedObject does not understand 'frobnicate'",
+         "hint": "Check spelling or use 'respondsTo:' to verify method exists"},
         {"class": "MixedTest", "test": "testGood", "status": "pass", "message": ""},
         {"class": "MixedTest", "test": "testWrong", "status": "fail", "message": "Expected 3, got 2"},
     ]
@@ -264,4 +266,22 @@ def test_a_setup_that_loses_its_field_is_warned_on_stderr(bt_home, tmp_path):
     assert "UndefinedObject does not understand 'size'" in proc.stdout
     assert proc.stderr.startswith("\u26a0 test/lost_test.bt:4:5: warning: This change to self.n is lost: "
                                   "setUp hands the test the instance it answers"), proc.stderr
+    assert_nothing_left(bt_home)
+
+
+def test_an_error_in_a_test_shows_its_hint(bt_home, tmp_path):
+    """The hint the REPL prints under an error (here: a String's elements
+    are Strings, the character tests are on code points) was dropped by
+    `beamtalk test`, which showed the message alone."""
+    write(tmp_path, "test/letters_test.bt",
+          "TestCase subclass: LettersTest\n  testLetters => self assert: (\"a1\" select: [:c | c isLetter]) equals: \"a\"\n")
+    proc = bt_test([], tmp_path)
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    assert lines[:2] == ["ERROR: LettersTest >> testLetters",
+                         "  RuntimeError: String does not understand 'isLetter'"]
+    assert lines[2].startswith("  Hint: the elements of a String are 1-character Strings")
+    proc = bt_test(["--format", "json"], tmp_path)
+    (line,) = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert line["status"] == "error" and line["hint"].startswith("the elements of a String")
     assert_nothing_left(bt_home)

@@ -58,9 +58,13 @@ class TestOutcome:
     status: str                    # pass | fail | error
     message: str | None = None
     time_us: int = 0
+    hint: str | None = None            # an error's hint (what the REPL prints under it)
 
     def as_json(self) -> dict:
-        return {"class": self.cls, "test": self.test, "status": self.status, "message": self.message or ""}
+        out = {"class": self.cls, "test": self.test, "status": self.status, "message": self.message or ""}
+        if self.hint:
+            out["hint"] = self.hint
+        return out
 
 
 def _is_transcript(m) -> bool:
@@ -70,9 +74,11 @@ def _is_transcript(m) -> bool:
 def _test_outcome(r: dict) -> TestOutcome:
     get = {str(k): v for k, v in r.items()}.get
     message = get("message")
+    hint = get("hint")
     return TestOutcome(str(get("class")), str(get("test")), str(get("status")),
                        None if message in (None, Atom("nil")) else _text(message),
-                       int(get("time_us") or 0))
+                       int(get("time_us") or 0),
+                       None if hint in (None, Atom("nil")) else _text(hint))
 
 
 class WorkspaceClient:
