@@ -56,10 +56,8 @@ def human_report(results: list[TestOutcome], file_errors: list[FileError] = ()) 
     """Failures (class, test, message), then the summary line `N passed, M failed`."""
     blocks = []
     for e in file_errors:
-        if e.missing:
-            blocks.append(f"ERROR: {e.path}: no such file or directory")
-        else:
-            blocks.append(f"ERROR: {e.path} does not compile\n" + _indent(e.message))
+        what = "not found" if e.missing else "does not compile"
+        blocks.append(f"ERROR: {e.path} {what}\n" + _indent(e.message))
     for r in results:
         if r.status == "pass":
             continue
@@ -70,12 +68,12 @@ def human_report(results: list[TestOutcome], file_errors: list[FileError] = ()) 
     if blocks:
         lines.append("\n".join(blocks))
         lines.append("")
-    missing = sum(1 for e in file_errors if e.missing)
-    if missing:
-        lines.append(f"{missing} path{'s' if missing != 1 else ''} not found")
-    if len(file_errors) > missing:
-        n = len(file_errors) - missing
+    n = sum(1 for e in file_errors if not e.missing)
+    if n:
         lines.append(f"{n} file{'s' if n != 1 else ''} did not compile")
+    n = sum(1 for e in file_errors if e.missing)
+    if n:
+        lines.append(f"{n} path{'s' if n != 1 else ''} not found")
     lines.append(summary_line(results))
     return "\n".join(lines)
 
@@ -132,14 +130,18 @@ def collect(args: list[str]) -> TestFiles:
 # ---------------------------------------------------------------------------
 # Loading and running on a client
 
-async def load_files(client, files: list[Path], errors: list[FileError], on_output) -> list[tuple[str, Path]]:
+async def load_files(client, files: list[Path], errors: list[FileError], on_output,
+                     warnings: list[str] | None = None) -> list[tuple[str, Path]]:
     """Compile and load files; answer [(class name, file)] of what loaded, in file order.
-    Files that do not compile or load are added to `errors`."""
+    Files that do not compile or load are added to `errors`, the compiler's
+    warnings (rendered, located) to `warnings`."""
     from beamtalk_ws.repl.loader import plan
 
     if not files:
         return []
     p = await plan(files, client)
+    if warnings is not None:
+        warnings += p.warnings
     for f, text in p.errors:
         errors.append(FileError(str(f), text))
     loaded: dict[Path, str] = {}
@@ -153,19 +155,20 @@ async def load_files(client, files: list[Path], errors: list[FileError], on_outp
     return sorted(((n, f) for f, n in loaded.items()), key=lambda nf: order.get(nf[1], 0))
 
 
-async def run_files(client, files: TestFiles, on_output) -> tuple[list[TestOutcome], list[FileError]]:
+async def run_files(client, files: TestFiles, on_output,
+                    warnings: list[str] | None = None) -> tuple[list[TestOutcome], list[FileError]]:
     from beamtalk_ws import doctest
     from beamtalk_ws.repl.core import Repl
 
-    errors = [FileError(m, "No such file or directory", missing=True) for m in files.missing]
-    await load_files(client, files.fixtures, errors, on_output)
+    errors = [FileError(m, missing_message(m), missing=True) for m in files.missing]
+    await load_files(client, files.fixtures, errors, on_output, warnings)
     docs, class_files = [], []
     for f in files.tests:
         try:
             (docs if doctest.is_doctest(f.read_text(encoding="utf-8")) else class_files).append(f)
         except (OSError, UnicodeDecodeError):
             class_files.append(f)     # reported by the loader
-    classes = await load_files(client, class_files, errors, on_output)
+    classes = await load_files(client, class_files, errors, on_output, warnings)
     results: list[TestOutcome] = []
     # One request per class: when a test stops the node (`Erlang erlang halt`,
     # out of memory), the classes run before it keep their results and the
@@ -189,6 +192,18 @@ async def run_files(client, files: TestFiles, on_output) -> tuple[list[TestOutco
     for f in docs:
         results += await doctest.run_file(Repl(client, filename=str(f)), f, on_output)
     return results, errors
+
+
+def missing_message(path: str) -> str:
+    """Why a path given to (or chosen by) `beamtalk test` found nothing."""
+    from beamtalk_ws.workspace.paths import project_root
+
+    where = os.path.abspath(path)
+    if Path(path).parts[-1:] == ("test",) and Path(where).parent == project_root():
+        return (f"No such file or directory: {where}\n"
+                f"Hint: with no path, beamtalk test runs the test/ directory of the project root "
+                f"({project_root()}); create it, or name the test files or directories to run")
+    return f"No such file or directory: {where}\nHint: give .bt files or directories of them"
 
 
 def _unrun(name: str, f: Path, message: str) -> list[TestOutcome]:
@@ -227,11 +242,24 @@ def package_sources(paths_: list[str] | None = None) -> list[Path]:
             roots.append(root)
     if not roots:
         m = find()
-        return source_files(m.src) if m is not None else []
+        return _relative(source_files(m.src)) if m is not None else []
     files: list[Path] = []
     for root in roots:
         files += source_files(find(root).src)
-    return files
+    return _relative(files)
+
+
+def _relative(files: list[Path]) -> list[Path]:
+    """Paths as the user would type them (`src/lexer.bt`), so that a source
+    that does not compile is named like the test files are, not by its
+    absolute path."""
+    out = []
+    for f in files:
+        try:
+            out.append(Path(os.path.relpath(f)))
+        except ValueError:
+            out.append(f)
+    return out
 
 
 def default_paths() -> list[str]:
@@ -299,7 +327,13 @@ async def _run(ws, files: TestFiles, fmt: str, out: TextIO, err: TextIO, paths_:
                 stream.flush()
                 ended[0] = text.endswith("\n")
 
-        results, errors = await run_files(client, files, on_output)
+        warnings: list[str] = []
+        results, errors = await run_files(client, files, on_output, warnings)
+        # the compiler's warnings, as `beamtalk build` prints them: a setUp
+        # that loses its field is otherwise only a DNU on nil in every test
+        for w in warnings:
+            err.write(f"\u26a0 {w}\n")
+        err.flush()
         empty = none_found(paths_) if not results and not errors else None
         if fmt == "json":
             for e in errors:

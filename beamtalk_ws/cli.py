@@ -98,8 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     bld = sub.add_parser("build", help="compile the package's src/ into _build/dev/ebin/",
                          description="In a package (a directory with beamtalk.toml, or below one): compile "
                                      "src/ into _build/dev/ebin/ with an OTP .app file.  Outside a package: "
-                                     "compile the given FILE into build/.")
-    bld.add_argument("file", nargs="?", metavar="FILE", help="a single .bt file (outside a package)")
+                                     "compile the given FILE into build/; given a package directory, build that package.")
+    bld.add_argument("file", nargs="?", metavar="PATH", help="a package directory to build, or a single .bt file (outside a package)")
     bld.add_argument("--force", action="store_true", help="rebuild even when nothing changed")
 
     run = sub.add_parser("run", help="build the package and send start to its start class",
@@ -262,6 +262,15 @@ def cmd_build(args) -> int:
 
     from beamtalk_ws.package import build, manifest
 
+    if args.file and Path(args.file).is_dir():
+        # `beamtalk build pkgs/app` from a repository root builds that package
+        # (it said "no such file"); a directory outside any package is refused
+        m = manifest.find(Path(args.file))
+        if m is None:
+            raise PackageError(f"{args.file} is a directory without a beamtalk.toml in it or above it: "
+                               "beamtalk build builds the package it is given or run in, or one .bt file")
+        _warn(m.warnings, sys.stderr)
+        return _report_build(build.build(m, force=args.force, log=print))
     where = Path(args.file).resolve().parent if args.file else None
     if args.file and not Path(args.file).is_file():
         raise PackageError(f"{args.file}: no such file")
@@ -301,7 +310,9 @@ async def cmd_run(args) -> int:
                 continue
             outcome = await Repl(client).evaluate_code(code, on_output=output)
             if not outcome.ok:
-                print(outcome.text, file=sys.stderr)
+                # say which step failed, as the OTP application does
+                # ("app: Main start failed: ..."), then the error itself
+                print(f"{m.name}: `{code}` failed:\n{outcome.text}", file=sys.stderr)
                 return 1
         print(f"Started {m.name} v{m.version} in workspace '{ws.id}' ({ws.node_name}): "
               f"beamtalk repl attaches to it, beamtalk workspace stop stops it.")

@@ -99,9 +99,17 @@ field_specs(N) ->
 'new:'(Self, Map) ->
     case b(Self) of
         {class, N} ->
-            %% `new:` builds on the class's own `new` (an override is honoured).
+            %% `new:` builds on the class's own `new` (an override is honoured),
+            %% except when reached by `super new:` (beamtalk_send:super_send/4),
+            %% which an override of `new` itself uses: honouring it there
+            %% would call that override again, forever.
             beamtalk_object:check_instantiable(N, 'new:'),
+            ViaSuper = case get(beamtalk_super_new) of
+                           Self -> erase(beamtalk_super_new), true;
+                           _ -> false
+                       end,
             case is_map(Map) of
+                true when ViaSuper -> beamtalk_object:new(N, Map);
                 true -> maps:merge(beamtalk_send:send(Self, new, []), maps:remove('$beamtalk_class', Map));
                 false -> beamtalk_object:new(N, Map)
             end;

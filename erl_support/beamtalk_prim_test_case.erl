@@ -27,15 +27,20 @@
 
 'assert:equals:'(_Self, Actual, Expected) when Actual =:= Expected -> nil;
 'assert:equals:'(Self, Actual, Expected) ->
-    {E, A} = case {ds(Expected), ds(Actual)} of
-                 %% `Expected abc, got abc` (#abc against "abc") or `got ` (an
-                 %% empty String) hide the difference: show printStrings then
-                 {Same, Same} -> {ps(Expected), ps(Actual)};
-                 {<<>>, _} -> {ps(Expected), ps(Actual)};
-                 {_, <<>>} -> {ps(Expected), ps(Actual)};
-                 Both -> Both
-             end,
-    fail(Self, 'assert:equals:', ["Expected ", E, ", got ", A]).
+    fail(Self, 'assert:equals:', ["Expected ", ds(Expected), ", got ", ds(Actual) | alike(Expected, Actual)]).
+
+%% Two values whose display strings are the same (`"5"` and `5`, `#abc`
+%% and `"abc"`), or one of them empty: the spec's text alone would read
+%% "Expected 5, got 5" or "Expected , got nil".
+alike(Expected, Actual) ->
+    case ds(Expected) =:= ds(Actual) orelse ds(Expected) =:= <<>> orelse ds(Actual) =:= <<>> of
+        false -> [];
+        true ->
+            case {ps(Expected), ps(Actual)} of
+                {Same, Same} -> [" (they print alike but are not equal)"];
+                {PE, PA} -> [" (as printString: expected ", PE, ", got ", PA, ")"]
+            end
+    end.
 
 'fail:'(Self, Message) ->
     fail(Self, 'fail:', [ds(Message)]).
@@ -55,8 +60,7 @@
                 true -> nil;
                 false ->
                     fail(Self, 'should:raise:',
-                         ["Expected error kind ", kind_text(Kind), " but got ",
-                          atom_to_binary(hd(Kinds), utf8)])
+                         ["Expected error kind ", kind_text(Kind), " but got ", got(Ex, Kinds, Kind)])
             end
     end.
 
@@ -130,6 +134,17 @@ matches(_Ex, Kinds, Kind) when is_binary(Kind) ->
     lists:member(Kind, [atom_to_binary(K, utf8) || K <- Kinds]);
 matches(_, _, _) ->
     false.
+
+%% What was raised, said the way it was asked for: the exception's class
+%% when a class was expected (its kind of a signalled exception is just
+%% `signal`), else its kind.
+got(Ex, _Kinds, {beamtalk_object, Tag, beamtalk_class, _}) when Tag =/= 'Metaclass' ->
+    case Ex of
+        #{'$beamtalk_class' := C} when is_atom(C) -> atom_to_binary(C, utf8);
+        _ -> <<"something else">>
+    end;
+got(_Ex, Kinds, _Kind) ->
+    atom_to_binary(hd(Kinds), utf8).
 
 kind_text(K) when is_atom(K) -> atom_to_binary(K, utf8);
 kind_text(K) -> ds(K).

@@ -70,7 +70,11 @@ hint_for2(Label, Sel) ->
                 _ ->
                     case catch other_side(Label, Sel) of
                         Side when is_binary(Side) -> Side;
-                        _ -> near(Label, Sel)
+                        _ ->
+                            case catch run_on(Label, Sel) of
+                                RunOn when is_binary(RunOn) -> RunOn;
+                                _ -> near(Label, Sel)
+                            end
                     end
             end;
         Text -> Text
@@ -120,6 +124,41 @@ field_accessor(Label, Sel) ->
               F/binary, ": x => self.", F/binary, " := x">>
     end.
 
+%% `Order id: 1 add: x quantity: 2`: the keywords of one statement make one
+%% selector (spec syntax 4), so a keyword send whose answer should get the
+%% next keywords needs parentheses.  The longest leading part of the
+%% selector the receiver understands is the message meant first.  Fails
+%% (caught by hint_for2/2) when no such part exists.
+run_on(Label, Sel) ->
+    S = atom_to_binary(Sel, utf8),
+    Parts = binary:split(S, <<":">>, [global, trim_all]),
+    true = arity(S) >= 2 andalso length(Parts) =:= arity(S),
+    Table = table(atom_to_binary(Label, utf8)),
+    Known = [N || N <- lists:seq(length(Parts) - 1, 1, -1), has(kw(lists:sublist(Parts, N)), Table)],
+    [N | _] = Known,
+    {First, Rest} = lists:split(N, Parts),
+    Names = [<<C>> || C <- lists:seq($a, $z)],
+    {FirstNames, RestNames} = lists:split(N, lists:sublist(Names, length(Parts))),
+    Recv = case binary:split(atom_to_binary(Label, utf8), <<" class">>) of
+               [Base, <<>>] -> Base;
+               _ -> <<"x">>
+           end,
+    iolist_to_binary([atom_to_binary(Label, utf8), " understands '", kw(First),
+                      "'; the keywords of one message make one selector, so to send '", kw(Rest),
+                      "' to its answer, put the first message in parentheses: (", Recv, " ",
+                      words(First, FirstNames), ") ", words(Rest, RestNames)]).
+
+kw(Parts) -> iolist_to_binary([[P, <<":">>] || P <- Parts]).
+
+%% A selector no code ever named is not an atom yet: not understood.
+has(Name, Table) ->
+    try maps:is_key(binary_to_existing_atom(Name, utf8), Table)
+    catch error:badarg -> false
+    end.
+
+words(Parts, Names) ->
+    iolist_to_binary(lists:join(<<" ">>, [[P, <<": ">>, A] || {P, A} <- lists:zip(Parts, Names)])).
+
 %% `start`, `at: a put: b`, `+ a`: a selector written as a method header.
 header(S) ->
     case arity(S) of
@@ -157,6 +196,9 @@ for_class('String', 'contains:') -> <<"includesSubstring: \"text\" tests for a s
 for_class('String', 'at:put:') ->
     <<"Strings are immutable values: build a new one with ++, take:, drop: or replaceAll:with:">>;
 for_class('Dictionary', 'add:') -> <<"at: key put: value answers a new Dictionary with the pair">>;
+for_class('Float', 'printString:') ->
+    <<"printString: prints an Integer in a base; to show a Float to 2 decimals, round it first: "
+      "(x roundTo: 0.01) printString">>;
 for_class(_, _) -> nil.
 
 %% Selectors of Pharo and Squeak (and Python) that Beamtalk spells
@@ -166,6 +208,9 @@ elsewhere('remove:') ->
 elsewhere(S) when S =:= 'asSortedCollection'; S =:= 'asSortedCollection:'; S =:= 'sorted';
                   S =:= 'sorted:' ->
     <<"sort answers a new sorted List (sort: [:a :b | a <= b] with your own order)">>;
+elsewhere(S) when S =:= 'printShowingDecimalPlaces:'; S =:= 'printString:decimalPlaces:';
+                  S =:= 'printOn:showingDecimalPlaces:' ->
+    <<"round first: (x roundTo: 0.01) printString shows a Float to 2 decimals">>;
 elsewhere('asArray') -> <<"make an Array with Array withAll: aList">>;
 elsewhere('first:') -> <<"take: n answers the first n elements">>;
 elsewhere('last:') -> <<"drop: c size - n answers the last n elements">>;

@@ -159,6 +159,13 @@ dnu_actor(T, C, Self, State, Sel, Args) ->
 super_send(Def, Self, Sel, Args) ->
     T = super_table(Def, Self),
     case T of
+        #{Sel := {v, F}} when Sel =:= 'new:' ->
+            %% `super new: d` (typically inside an override of class-side
+            %% `new`) asks for the inherited construction: Behaviour's
+            %% `new:` must not send `new` back to that override
+            %% (beamtalk_prim_behaviour:'new:'/2 takes this mark).
+            put(beamtalk_super_new, Self),
+            try apply_v(F, Self, Args) after erase(beamtalk_super_new) end;
         #{Sel := {v, F}} -> apply_v(F, Self, Args);
         _ -> super_dnu(Def, Self, Sel)
     end.

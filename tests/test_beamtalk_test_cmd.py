@@ -165,9 +165,16 @@ def test_collect_orders_fixtures_before_tests(tmp_path):
 def test_missing_path_and_empty_run(bt_home, tmp_path):
     proc = bt_test(["no_such_dir"], tmp_path)
     assert proc.returncode == 1
-    # a missing path is not a file that "does not compile"
-    assert proc.stdout == ("ERROR: no_such_dir: no such file or directory\n\n"
-                           "1 path not found\n0 passed, 0 failed\n")
+    # a path that is not there is "not found", not a file that "does not compile"
+    assert proc.stdout.startswith(f"ERROR: no_such_dir not found\n  No such file or directory: "
+                                  f"{tmp_path / 'no_such_dir'}\n  Hint: give .bt files")
+    assert proc.stdout.endswith("\n1 path not found\n0 passed, 0 failed\n")
+    # with no path, outside a package that has test/: say which directory it looked for
+    proc = bt_test([], tmp_path)
+    assert proc.returncode == 1
+    assert proc.stdout.startswith(f"ERROR: test not found\n  No such file or directory: {tmp_path / 'test'}\n"
+                                  f"  Hint: with no path, beamtalk test runs the test/ directory of the "
+                                  f"project root ({tmp_path})")
     (tmp_path / "empty").mkdir()
     proc = bt_test(["empty"], tmp_path)
     assert (proc.returncode, proc.stdout) == (0, NONE_FOUND.format("empty") + "\n0 passed, 0 failed\n")
@@ -242,4 +249,42 @@ def test_interrupted_run_leaves_no_node(bt_home, tmp_path, sig):
             proc.kill()
             proc.wait()
     assert proc.returncode != 0
+    assert_nothing_left(bt_home)
+
+
+def test_a_setup_that_loses_its_field_is_warned_on_stderr(bt_home, tmp_path):
+    """The compiler's warnings reach `beamtalk test`'s stderr, as `beamtalk
+    build` prints them: a setUp that assigns its field and then sends
+    something hands the tests a nil field, which read only as a
+    does-not-understand on nil in each test."""
+    write(tmp_path, "test/lost_test.bt",
+          "TestCase subclass: LostTest\n"
+          "  state: n = nil\n"
+          "  setUp =>\n"
+          "    self.n := #(1, 2).\n"
+          "    self.n size\n"
+          "  testSize => self assert: self.n size equals: 2\n")
+    proc = bt_test([], tmp_path)
+    assert proc.returncode == 1
+    assert "UndefinedObject does not understand 'size'" in proc.stdout
+    assert proc.stderr.startswith("\u26a0 test/lost_test.bt:4:5: warning: This change to self.n is lost: "
+                                  "setUp hands the test the instance it answers"), proc.stderr
+    assert_nothing_left(bt_home)
+
+
+def test_an_error_in_a_test_shows_its_hint(bt_home, tmp_path):
+    """The hint the REPL prints under an error (here: a String's elements
+    are Strings, the character tests are on code points) was dropped by
+    `beamtalk test`, which showed the message alone."""
+    write(tmp_path, "test/letters_test.bt",
+          "TestCase subclass: LettersTest\n  testLetters => self assert: (\"a1\" select: [:c | c isLetter]) equals: \"a\"\n")
+    proc = bt_test([], tmp_path)
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    assert lines[:2] == ["ERROR: LettersTest >> testLetters",
+                         "  RuntimeError: String does not understand 'isLetter'"]
+    assert lines[2].startswith("  Hint: the elements of a String are 1-character Strings")
+    proc = bt_test(["--format", "json"], tmp_path)
+    (line,) = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert line["status"] == "error" and line["hint"].startswith("the elements of a String")
     assert_nothing_left(bt_home)

@@ -165,6 +165,7 @@ async def test_colon_test_with_a_class(repl):
                         "  Expected 2, got 1\n"
                         "ERROR: ColonTest >> testUgly\n"
                         "  RuntimeError: UndefinedObject does not understand 'foo'\n"
+                        "  Hint: Check spelling or use 'respondsTo:' to verify method exists\n"
                         "\n"
                         "1 passed, 2 failed")
     await ok(repl, "TestCase subclass: ColonGreenTest\n  testGood => self assert: true")

@@ -4,6 +4,7 @@ package, and `:reload` hot-reloading a package's classes while their actors run
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -82,9 +83,12 @@ def test_build_errors_are_located_and_fail(bt_home, tmp_path):
     (root / "src" / "bad.bt").write_text("Object subclass: Bad\n  oops => (3 + ) * 2\n")
     r = run_beamtalk(["build"], cwd=root)
     assert r.returncode == 1
-    assert f"{root / 'src' / 'bad.bt'}:2:" in r.stderr
+    # the file is named as typed from where the build runs (it was absolute)
+    assert r.stderr.startswith("src/bad.bt:2:"), r.stderr
     assert r.stderr.rstrip().endswith("Build failed: 1 file did not compile")
     assert "Traceback" not in r.stderr
+    r = run_beamtalk(["build"], cwd=root / "src")
+    assert r.stderr.startswith("bad.bt:2:"), r.stderr
 
 
 def test_bad_manifest_is_reported_with_its_location(bt_home, tmp_path):
@@ -323,3 +327,65 @@ def test_check_without_a_path_checks_the_package_sources_and_tests(bt_home, tmp_
     assert run_beamtalk(["check"], cwd=pkg / "src").returncode == 1
     r = run_beamtalk(["check"], cwd=tmp_path)
     assert r.returncode == 2 and "no PATH given" in r.stderr
+
+
+def test_colon_test_in_a_package_says_its_tests_are_not_loaded(bt_home, tmp_path):
+    """`:test` in a package's REPL runs the TestCase classes loaded in the
+    workspace; the package's test/ is not among them.  It answered a bare
+    "0 passed, 0 failed", which read like a passing suite."""
+    root = new_package(tmp_path, "quiet_app")
+    (root / "test" / "quiet_test.bt").write_text("TestCase subclass: QuietTest\n  testA => self assert: true\n")
+    r = run_beamtalk(["repl", "--ephemeral"], cwd=root, input=":test\n:load test\n:test\n")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert ("No tests in this workspace: a test is a unary method named test... of a TestCase subclass; "
+            "this package's tests are in test/ and are not loaded: `:load test` loads them") in out
+    assert out.rstrip().endswith("1 passed, 0 failed")
+
+
+def test_run_whose_start_raises_says_which_step_failed(bt_home, tmp_path):
+    """The error of a failing `start` came alone, with nothing saying it was
+    `Main start` of the package that raised it."""
+    from beamtalk_ws.workspace import launcher, paths
+
+    root = new_package(tmp_path, "raising_app")
+    (root / "src" / "main.bt").write_text(
+        "Object subclass: Main\n  class start =>\n    Transcript showCr: \"starting\".\n    3 frobnicate\n")
+    try:
+        r = run_beamtalk(["run"], cwd=root, timeout=120)
+        assert r.returncode == 1
+        assert r.stdout == "starting\n"
+        assert r.stderr.splitlines()[-4:] == [
+            "raising_app: `Main start` failed:", "ERROR: #RuntimeError",
+            "  Message: Integer does not understand 'frobnicate'",
+            "  Hint: Check spelling or use 'respondsTo:' to verify method exists"]
+    finally:
+        launcher.kill(paths.resolve(None, root))
+
+
+def test_build_given_a_package_directory_builds_it(bt_home, tmp_path):
+    """`beamtalk build pkgs/app` from a repository root (as `beamtalk test
+    pkgs/app/test` works) said "pkgs/app: no such file"."""
+    (tmp_path / "pkgs").mkdir()
+    root = new_package(tmp_path / "pkgs", "dir_app")
+    r = run_beamtalk(["build", os.path.join("pkgs", "dir_app")], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == "Build complete: 1 module in _build/dev/ebin/"
+    assert (root / "_build" / "dev" / "ebin" / "dir_app.app").is_file()
+    (tmp_path / "plain").mkdir()
+    r = run_beamtalk(["build", "plain"], cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stderr.strip() == ("Error: plain is a directory without a beamtalk.toml in it or above it: "
+                                "beamtalk build builds the package it is given or run in, or one .bt file")
+
+
+def test_beamtalk_test_names_a_broken_source_file_as_typed(bt_home, tmp_path):
+    """A file of src/ that does not compile was named by its absolute path
+    (the test files by their relative one)."""
+    root = new_package(tmp_path, "broken_src_app")
+    (root / "src" / "bad.bt").write_text("Object subclass: BadSrc\n  oops => ]\n")
+    (root / "test" / "t_test.bt").write_text("TestCase subclass: TTest\n  testA => self assert: true\n")
+    r = run_beamtalk(["test"], cwd=root, timeout=120)
+    assert r.returncode == 1
+    assert r.stdout.startswith("ERROR: src/bad.bt does not compile\n  src/bad.bt:2:"), r.stdout
+    assert r.stdout.rstrip().endswith("1 file did not compile\n1 passed, 0 failed")

@@ -261,6 +261,22 @@ def test_operators_of_other_smalltalks_keep_the_spec_message_with_a_hint(src, fo
     assert hint in d.hint
 
 
+@pytest.mark.parametrize("src, message, hint", [
+    ("[:x | x > 0 | (x < -5)] value: 3", "Expected ']' to close block", "write `a or: [b]`"),
+    ("#(1) collect: [:e | true & false]", "Expected ']' to close block", "write `a and: [b]`"),
+    ("x := (true | false)", "Expected ')' to close parentheses", "write `a or: [b]`"),
+    ("Object subclass: G\n  ok: a => [a | a] value", "Expected ']' to close block", "write `a or: [b]`"),
+    ("[3 ~= 4] value", "Expected ']' to close block", "write `/=`"),
+])
+def test_operators_of_other_smalltalks_inside_brackets_get_the_same_hint(src, message, hint):
+    """Inside a block or parentheses the operator ends the statement, so the
+    error is the missing bracket; it used to come without the hint the same
+    operator gets at top level (a Pharo user writes `[:x | a | b]`)."""
+    d = first(src)
+    assert d.message == message
+    assert d.hint is not None and hint in d.hint
+
+
 @pytest.mark.parametrize("src", ["| a b |", "x := 3\n| a |"])
 def test_a_bar_that_starts_a_line_is_still_the_temporaries_hint(src):
     assert "no temporaries declaration" in first(src).hint

@@ -173,6 +173,27 @@ def test_a_field_change_an_object_method_cannot_hand_back_is_a_located_warning()
     assert "`add:`" in lost[0] and "make the class an Actor" in lost[0]
 
 
+def test_a_setup_that_assigns_a_field_and_answers_something_else_is_warned():
+    """BUnit hands a test the instance setUp answers (stdlib §11); a setUp
+    that assigns a field and then sends something else leaves the tests
+    with the field's default (nil), which showed up only as a
+    does-not-understand on nil in every test."""
+    src = ("TestCase subclass: WTest\n"
+           "  state: w = nil\n"
+           "  setUp =>\n"
+           "    self.w := Array new.\n"
+           "    self.w size\n"
+           "  testA => self.w := 3. self assert: self.w equals: 3")
+    c = compile_input(src)
+    lost = [w for w in c.warnings if "setUp hands the test" in w]
+    assert [w.split(": warning")[0] for w in lost] == ["<input>:4:5"]
+    assert "end setUp with the assignment" in lost[0]
+    for fine in ("TestCase subclass: OkTest\n  state: w = nil\n  setUp => self.w := 3\n  testA => self assert: true",
+                 "TestCase subclass: OkTest\n  state: w = nil\n  setUp =>\n    self.w := 3.\n    ^self\n"
+                 "  testA => self assert: true"):
+        assert compile_input(fine).warnings == [], fine
+
+
 def test_actors_keep_their_field_changes_and_are_not_warned():
     src = "Actor subclass: Acc\n  state: n = 0\n  bump => self.n := self.n + 1. ^self.n + 0"
     assert compile_input(src).warnings == []

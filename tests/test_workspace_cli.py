@@ -123,6 +123,12 @@ def test_workspace_lifecycle_commands(own_workspace, bt_home):
     attach = run_beamtalk(["repl", "--no-start", "--workspace", own_workspace], input="")
     assert attach.returncode == 1
     assert "was stopped (`beamtalk workspace stop`)." in attach.stderr, attach.stderr
+    # a workspace stopped on purpose is started again without the notice a
+    # crashed one gets ("is not running: its node ... has exited")
+    again = run_beamtalk(["repl", "--workspace", own_workspace], input="1 + 1\n")
+    assert again.stdout.strip() == "2"
+    assert "has exited" not in again.stderr and "Starting workspace" in again.stderr
+    run_beamtalk(["workspace", "stop", own_workspace])
 
 
 def test_dead_workspace_is_reported(own_workspace):

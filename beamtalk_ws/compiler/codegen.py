@@ -504,8 +504,14 @@ class ExprGen:
         return lambda values: rt(R.SEND, [receiver, F.atom(selector, line), F.list_(values, None, line)], line)
 
     def gen_Match(self, node, body, ctx):
+        """A `case`; its arms are inlined like the branches of `ifTrue:`, so
+        the variables, fields and actor state they change are threaded out
+        of it (an arm's `self go: d` in an actor method kept its change
+        only inside the arm before)."""
         line = line_of(node)
         subject = self.gen(node.subject, body, ctx)
+        inl = self.inliner
+        w = inl.threaded([arm.body for arm in node.arms], body, ctx, line)
         clauses = []
         for arm in node.arms:
             actx = ctx.fork()
@@ -516,11 +522,11 @@ class ExprGen:
             if arm.guard is not None:
                 guards = [[self.guard(arm.guard, actx)]]
             value = self.gen(arm.body, abody, actx)
-            abody.add(value)
+            abody.add(inl.result(value, actx, w, line))
             clauses.append(F.clause([pattern], guards, abody.exprs, line))
         catch_all = F.clause([F.var("_", line)], [], [rt(R.MATCH_ERROR, [subject], line)], line)
         clauses.append(catch_all)
-        return body.bind(F.case(subject, clauses, line), line)
+        return inl.finish(F.case(subject, clauses, line), w, body, ctx, line)
 
     def guard(self, node, ctx):
         """A `when: [...]` guard as an Erlang guard expression (no sends)."""

@@ -170,11 +170,14 @@ def _lost_field_change(cdef, out) -> None:
     method's `self.x := v` rebinds `self` for the rest of that method only.
     The change reaches the caller when the method ends with the assignment
     or answers `self`; a method that answers something else loses it."""
-    if cdef.superclass != "Object":
+    test_case = cdef.superclass == "TestCase"
+    if cdef.superclass != "Object" and not test_case:
         return  # actors keep their state; value classes refuse the assignment
     for m in cdef.methods:
         if m.class_side or not m.body:
             continue
+        if test_case and m.selector != "setUp":
+            continue  # a test's own changes need not outlive it; setUp's must
         assigns = [n for st in m.body for n in st.walk() if _self_field(n)]
         if not assigns:
             continue
@@ -184,6 +187,14 @@ def _lost_field_change(cdef, out) -> None:
         if any(isinstance(st, ast.Return) and _hands_self(st) for st in m.body):
             continue
         first = assigns[0]
+        if test_case:
+            out.append(Diagnostic(
+                f"This change to self.{first.target.name} is lost: setUp hands the test the instance it "
+                f"answers, and this setUp answers something else",
+                first.target.span, severity="warning",
+                hint="end setUp with the assignment (`self.x := ...` last) or with `^self`; the tests "
+                     "otherwise see the field's default"))
+            continue
         out.append(Diagnostic(
             f"This change to self.{first.target.name} is lost when `{m.selector}` returns: an instance of "
             f"an Object subclass is a value, and the caller keeps its own",

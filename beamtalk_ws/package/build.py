@@ -200,8 +200,8 @@ def _compile_into(result: BuildResult, files: list[Path], keep: str | None, labe
     """Compile `files` and write their modules to `result.out`; False (with
     `result.errors`) when a file does not compile, and then nothing is written."""
     plan, supers = compile_sources(files, scope)
-    result.errors = plan.errors
-    result.warnings = plan.warnings
+    result.errors = [(f, _as_typed(text, files)) for f, text in plan.errors]
+    result.warnings = [_as_typed(text, files) for text in plan.warnings]
     if plan.errors:
         return False
     for module, _forms, name, f in plan.modules:
@@ -209,6 +209,21 @@ def _compile_into(result: BuildResult, files: list[Path], keep: str | None, labe
     result.modules = [(f, module, name, supers.get(name)) for module, _forms, name, f in plan.modules]
     _write_beams([(module, forms) for module, forms, _, _ in plan.modules], result.out, keep=keep)
     return True
+
+
+def _as_typed(text: str, files: list[Path]) -> str:
+    """A rendered diagnostic with each file named as the user would type it
+    from the current directory (`src/main.bt:3:5: …`), as `beamtalk test`
+    names them, instead of by the absolute path the build works with."""
+    for f in files:
+        full = str(f)
+        if full + ":" in text:
+            try:
+                shown = os.path.relpath(full)
+            except ValueError:
+                continue
+            text = text.replace(full + ":", shown + ":")
+    return text
 
 
 def _n(count: int, word: str) -> str:

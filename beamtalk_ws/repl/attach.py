@@ -17,6 +17,7 @@ from beamtalk_ws.workspace.errors import WorkspaceError, WorkspaceNotRunning
 from beamtalk_ws.workspace.paths import WorkspacePaths
 
 
+
 def idle_timeout_from(args) -> int | None:
     if getattr(args, "persistent", False):
         return None

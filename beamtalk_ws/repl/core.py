@@ -220,12 +220,25 @@ class Repl:
             return Outcome(False, reply.text, kind=reply.kind)
         ok, text = repl_output(reply.results or [])
         if not reply.results:
-            # say why nothing ran: a misnamed method is not a passing suite
-            why = (f"No test methods found in {names[0]}" if len(names) == 1
-                   else "No tests in this workspace" if not names else "No test methods found in these classes")
-            hint = "" if names else " (define one, or :load a test file)"
-            text = f"{why}: a test is a unary method named test... of a TestCase subclass{hint}\n{text}"
+            if not names:
+                # nothing loaded: say so, with the package's test/ when there is one
+                text = self.no_tests() + "\n" + text
+            else:
+                # a misnamed method is not a passing suite
+                why = (f"No test methods found in {names[0]}" if len(names) == 1
+                       else "No test methods found in these classes")
+                text = f"{why}: a test is a unary method named test... of a TestCase subclass\n{text}"
         return Outcome(ok, text, kind="ok" if ok else "test")
+
+    def no_tests(self) -> str:
+        """`:test` found nothing to run: say so, rather than a bare "0 passed"
+        that reads like a passing suite (a package's test/ is not loaded)."""
+        text = ("No tests in this workspace: a test is a unary method named test... of a TestCase subclass "
+                "(define one, or :load a test file)")
+        if self.package is not None and (self.package.root / "test").is_dir():
+            text += ("; this package's tests are in test/ and are not loaded: `:load test` loads them, "
+                     "`beamtalk test` runs them in a workspace of their own")
+        return text
 
     async def command(self, line: str, on_output: OutputCallback | None = None) -> Outcome:
         word, _, arg = line[1:].partition(" ")

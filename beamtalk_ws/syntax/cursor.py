@@ -392,5 +392,13 @@ class Cursor:
             line, col = table.line_col(self.S[opener])
             if line != table.line_col(self.S[i])[0]:
                 hint = f"the `{self.tok_text(opener)}` opened at line {line}, column {col} is not closed"
+        K = self.K
+        if i > 0 and K[i - 1] in _VALUE_ENDS and not self.NL[i]:
+            # `[:x | a | b]`, `(a & b)`: an operator of another Smalltalk
+            # ended the statement; teach it as at top level
+            if K[i] is K_PIPE:
+                hint = teaching.OR_HINT
+            elif K[i] is K_BINOP:
+                hint = teaching.other_operator(self.V[i]) or hint
         self.error(message, i, hint)
 
