@@ -282,9 +282,11 @@ def test_an_error_in_a_test_shows_its_hint(bt_home, tmp_path):
     assert proc.returncode == 1
     lines = proc.stdout.splitlines()
     assert lines[:2] == ["ERROR: LettersTest >> testLetters",
-                         "  RuntimeError: String does not understand 'isLetter'"]
+                         "  test/letters_test.bt:2: RuntimeError: String does not understand 'isLetter'"]
     assert lines[2].startswith("  Hint: the elements of a String are 1-character Strings")
     proc = bt_test(["--format", "json"], tmp_path)
     (line,) = [json.loads(x) for x in proc.stdout.splitlines()]
-    assert line["status"] == "error" and line["hint"].startswith("the elements of a String")
+    # the contract's four keys: the hint is part of the message
+    assert set(line) == {"class", "test", "status", "message"}, line
+    assert line["status"] == "error" and "\nHint: the elements of a String" in line["message"], line
     assert_nothing_left(bt_home)

@@ -233,12 +233,11 @@ class Repl:
     def no_tests(self) -> str:
         """`:test` found nothing to run: say so, rather than a bare "0 passed"
         that reads like a passing suite (a package's test/ is not loaded)."""
-        text = ("No tests in this workspace: a test is a unary method named test... of a TestCase subclass "
-                "(define one, or :load a test file)")
+        text = "No tests in this workspace: a test is a unary method named test... of a TestCase subclass"
         if self.package is not None and (self.package.root / "test").is_dir():
-            text += ("; this package's tests are in test/ and are not loaded: `:load test` loads them, "
-                     "`beamtalk test` runs them in a workspace of their own")
-        return text
+            return text + ("; this package's tests are in test/ and are not loaded: `:load test` loads them, "
+                           "`beamtalk test` runs them in a workspace of their own")
+        return text + " (define one, or :load a test file)"
 
     async def command(self, line: str, on_output: OutputCallback | None = None) -> Outcome:
         word, _, arg = line[1:].partition(" ")
