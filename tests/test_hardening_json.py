@@ -7,6 +7,7 @@ The protocol fuzz test has a fixed budget (example count).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -131,16 +132,28 @@ async def test_an_internal_error_is_an_error_reply_and_the_next_request_works(re
     assert replies[1] == {"id": 2, "value": "2"}
 
 
-def test_node_death_is_reported_and_a_new_node_started(bt_home):
+@contextlib.contextmanager
+def _client_holding_x_on_its_own_workspace(prefix: str):
+    """A workspace of its own with a --json client on it that bound `x := 41`:
+    (name, ws, client, the node's info); the node is killed afterwards."""
     from beamtalk_ws.workspace import launcher, paths
 
-    name = "d" + uuid.uuid4().hex[:8]
+    name = prefix + uuid.uuid4().hex[:8]
     ws = paths.resolve(name)
     launcher.start(ws, idle_timeout=None)
     c = JsonClient(name)
     try:
         assert c.ask({"id": 1, "op": "eval", "code": "x := 41"}) == {"id": 1, "value": "41"}
-        info = launcher.read_node_info(ws)
+        yield name, ws, c, launcher.read_node_info(ws)
+    finally:
+        c.close()
+        launcher.kill(ws)
+
+
+def test_node_death_is_reported_and_a_new_node_started(bt_home):
+    from beamtalk_ws.workspace import launcher
+
+    with _client_holding_x_on_its_own_workspace("d") as (name, ws, c, info):
         # What the emulator writes to its stderr (node.log) when it runs out of memory.
         with open(ws.log, "a") as f:
             f.write('eheap_alloc: Cannot allocate 8589934592 bytes of memory (of type "heap").\n')
@@ -160,9 +173,6 @@ def test_node_death_is_reported_and_a_new_node_started(bt_home):
         assert "Restored 1 binding" in text
         assert c.ask({"id": 3, "op": "eval", "code": "3 + 4"}) == {"id": 3, "value": "7"}
         assert c.ask({"id": 4, "op": "eval", "code": "x"}) == {"id": 4, "value": "41"}
-    finally:
-        c.close()
-        launcher.kill(ws)
 
 
 def test_a_workspace_stopped_from_elsewhere_is_reported_as_stopped_not_dead(bt_home):
@@ -170,15 +180,8 @@ def test_a_workspace_stopped_from_elsewhere_is_reported_as_stopped_not_dead(bt_h
     attached: the next reply said the node "has died" and quoted a fragment of
     its shutdown output (`(n`) as "the last lines of its log"."""
     from conftest import run_beamtalk
-    from beamtalk_ws.workspace import launcher, paths
 
-    name = "s" + uuid.uuid4().hex[:8]
-    ws = paths.resolve(name)
-    launcher.start(ws, idle_timeout=None)
-    c = JsonClient(name)
-    try:
-        assert c.ask({"id": 1, "op": "eval", "code": "x := 41"}) == {"id": 1, "value": "41"}
-        info = launcher.read_node_info(ws)
+    with _client_holding_x_on_its_own_workspace("s") as (name, ws, c, info):
         assert run_beamtalk(["workspace", "stop", name]).returncode == 0
         text = c.ask({"id": 2, "op": "eval", "code": "x + 1"})["error"]
         assert text.startswith(
@@ -186,9 +189,6 @@ def test_a_workspace_stopped_from_elsewhere_is_reported_as_stopped_not_dead(bt_h
             f"request (`beamtalk workspace stop`); this request was not run.\nConnected to a new node ")
         assert "has died" not in text and "Last lines of its log" not in text
         assert c.ask({"id": 3, "op": "eval", "code": "x"}) == {"id": 3, "value": "41"}
-    finally:
-        c.close()
-        launcher.kill(ws)
 
 
 # ---------------------------------------------------------------------------
