@@ -305,6 +305,8 @@ elsewhere('even') -> <<"did you mean 'isEven'?">>;
 elsewhere('odd') -> <<"did you mean 'isOdd'?">>;
 elsewhere('withIndexDo:') ->
     <<"iterate with eachWithIndex: [:x :i | ...]">>;
+elsewhere('reverseDo:') ->
+    <<"iterate the reversed copy: aList reverse do: [:x | ...]">>;
 elsewhere('associationsDo:') ->
     <<"iterate a Dictionary with keysAndValuesDo: [:k :v | ...]">>;
 elsewhere(S) when S =:= 'bindWith:'; S =:= 'bindWith:with:'; S =:= 'bindWith:with:with:';
