@@ -428,3 +428,12 @@ def test_period_after_a_cast_bang_says_the_bang_ends_the_statement():
     assert d.span.start == 12           # the `.` right after the `!`
     assert "`!` ends the statement" in d.hint
     assert "c increment! c count" in d.hint
+
+
+def test_a_pharo_point_says_there_is_no_at_operator():
+    d = first("p := 3 @ 4\n")
+    assert d.message == "Unexpected '@': expected @primitive, @intrinsic or @expect"
+    assert d.hint == ("Beamtalk has no Point and no `@` operator (`3 @ 4`): a Value subclass with x and y "
+                      "fields gives `Point x: 3 y: 4`, or use a List: #(3, 4)")
+    # not after a value: the message alone
+    assert first("@ 4\n").hint is None

@@ -312,6 +312,10 @@ class Cursor:
                 and self.tok_text(i) == "#":
             # ``2#1010``: Erlang's radix notation
             hint = f"radix numbers are written with r: {self.tok_text(i - 1)}r… (as in 16rFF, 2r1010)"
+        elif hint is None and i > 0 and self.K[i - 1] in _VALUE_ENDS and self.tok_text(i) == "@":
+            # ``3 @ 4``: Pharo's Point
+            hint = ("Beamtalk has no Point and no `@` operator (`3 @ 4`): a Value subclass with x and y "
+                    "fields gives `Point x: 3 y: 4`, or use a List: #(3, 4)")
         elif self.tok_text(i)[:1] == "'":
             hint = teaching.quoted_erlang_name(self.source, self.S[i], self.E[i],
                                                i > 0 and self.K[i - 1] is K_IDENT and self.V[i - 1] == "Erlang") or hint
