@@ -30,6 +30,7 @@ from typing import TextIO
 from beamtalk_ws.dist.errors import DistError
 from beamtalk_ws.workspace.client import TestOutcome
 from beamtalk_ws.workspace.errors import WorkspaceError
+from beamtalk_ws.shown_path import as_typed
 
 FIXTURES = "fixtures"
 
@@ -253,13 +254,7 @@ def _relative(files: list[Path]) -> list[Path]:
     """Paths as the user would type them (`src/lexer.bt`), so that a source
     that does not compile is named like the test files are, not by its
     absolute path."""
-    out = []
-    for f in files:
-        try:
-            out.append(Path(os.path.relpath(f)))
-        except ValueError:
-            out.append(f)
-    return out
+    return [Path(as_typed(str(f))) for f in files]
 
 
 def default_paths() -> list[str]:

@@ -234,6 +234,7 @@ async def test_reload_rebuilds_and_hot_reloads_live_actors(repl, tmp_path):
 
 async def test_reload_reports_compile_errors_and_keeps_the_old_class(repl, tmp_path):
     from beamtalk_ws.package import manifest, scaffold
+    from beamtalk_ws.shown_path import as_typed
 
     root = scaffold.new("keep_app", tmp_path)
     src = root / "src" / "kept.bt"
@@ -244,7 +245,8 @@ async def test_reload_reports_compile_errors_and_keeps_the_old_class(repl, tmp_p
     bad = await repl.evaluate(":reload")
     assert not bad.ok
     assert bad.text.startswith("keep_app: 1 file did not compile:")
-    assert f"{src}:3:1: Expected ')' to close parentheses" in bad.text
+    # named as typed from the current directory (absolute when not below it)
+    assert f"{as_typed(str(src))}:3:1: Expected ')' to close parentheses" in bad.text
     assert (await repl.evaluate("KeptThing new answer")).text == "42"
 
 
@@ -389,3 +391,18 @@ def test_beamtalk_test_names_a_broken_source_file_as_typed(bt_home, tmp_path):
     assert r.returncode == 1
     assert r.stdout.startswith("ERROR: src/bad.bt does not compile\n  src/bad.bt:2:"), r.stdout
     assert r.stdout.rstrip().endswith("1 file did not compile\n1 passed, 0 failed")
+
+
+def test_a_file_outside_the_current_directory_is_named_by_its_absolute_path(tmp_path, monkeypatch):
+    """Files are named as typed (`src/x.bt`) below the current directory; one
+    outside it read `../pytest-of-root/…/src/x.bt` (seen in a CI run from a
+    clone under /tmp): it keeps its absolute path."""
+    from beamtalk_ws.shown_path import as_typed
+
+    inside = tmp_path / "pkg" / "src" / "x.bt"
+    inside.parent.mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "pkg")
+    assert as_typed(str(inside)) == "src/x.bt"
+    elsewhere = tmp_path / "other" / "y.bt"
+    assert as_typed(str(elsewhere)) == str(elsewhere)
+    assert as_typed("src/z.bt") == "src/z.bt"

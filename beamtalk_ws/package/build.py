@@ -23,6 +23,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from beamtalk_ws.shown_path import as_typed
+
 from . import otp
 from .manifest import MANIFEST, Manifest, PackageError
 
@@ -218,11 +220,7 @@ def _as_typed(text: str, files: list[Path]) -> str:
     for f in files:
         full = str(f)
         if full + ":" in text:
-            try:
-                shown = os.path.relpath(full)
-            except ValueError:
-                continue
-            text = text.replace(full + ":", shown + ":")
+            text = text.replace(full + ":", as_typed(full) + ":")
     return text
 
 

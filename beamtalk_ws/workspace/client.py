@@ -15,6 +15,7 @@ from beamtalk_ws.dist import errors as dist_errors
 from beamtalk_ws.dist.connection import UndecodableMessage
 from beamtalk_ws.dist.node import Node
 from beamtalk_ws.dist.terms import Atom
+from beamtalk_ws.shown_path import as_typed
 
 from . import cookie, tlsfiles
 from .errors import WorkspaceError, WorkspaceNotRunning
@@ -89,13 +90,9 @@ def _relative(path_line: str) -> str:
     """`/abs/dir/test/x.bt:9` as `test/x.bt:9` below the current directory
     (the way the user named the file), else unchanged."""
     path, sep, line = path_line.rpartition(":")
-    if not sep or not os.path.isabs(path):
+    if not sep:
         return path_line
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path_line
-    return f"{path if rel.startswith('..') else rel}:{line}"
+    return f"{as_typed(path)}:{line}"
 
 
 class WorkspaceClient:
