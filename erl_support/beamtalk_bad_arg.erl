@@ -25,24 +25,21 @@ describe(ModClass, F, Receiver, Args0) ->
         <<"class ", Sel/binary>> ->
             Owner = [ModClass, " class"],
             Named = [ModClass, " ", Sel],
-            text(Owner, binary_to_atom(Sel, utf8), Named, arguments(Sel, Args0));
+            Atom = binary_to_atom(Sel, utf8),
+            text(Owner, Atom, Named, arguments(Atom, Args0));
         Sel ->
-            text(atom_to_binary(beamtalk_send:class_name(Receiver), utf8), F, Sel, arguments(Sel, Args0))
+            text(atom_to_binary(beamtalk_send:class_name(Receiver), utf8), F, Sel, arguments(F, Args0))
     end.
 
 %% The arguments the user passed: an actor's primitive also gets the
 %% actor's state before them (`'bind:as:'(Self, State, Value, Name)`).
 arguments(Sel, Args) ->
-    N = selector_arity(Sel),
+    N = beamtalk_send:selector_arity(Sel),
     case length(Args) of
         N -> Args;
         M when M =:= N + 1 -> tl(Args);
         _ -> []
     end.
-
-selector_arity(<<C, _/binary>> = Sel) when C >= $a, C =< $z; C >= $A, C =< $Z; C =:= $_ ->
-    length(binary:matches(Sel, <<":">>));
-selector_arity(_) -> 1.
 
 text(_Owner, _Sel, _Named, []) ->
     none;

@@ -19,7 +19,7 @@ frame({M, F0, A0, Loc}) ->
         case class_of_module(M) of
             nil ->
                 case typed_class_method(M, F0, Line) of
-                    {C, Sel} -> {C, Sel, 1 + selector_arity(Sel), <<"<input>">>};
+                    {C, Sel} -> {C, Sel, 1 + beamtalk_send:selector_arity(Sel), <<"<input>">>};
                     none -> {nil, F0, A0, File0}
                 end;
             C ->
@@ -92,21 +92,10 @@ method_of(Class, '$d', 3, Line) when is_integer(Line) ->
                           is_integer(L), L =< Line],
     case lists:max([{0, none} | Starts]) of
         {0, none} -> {'$d', 3};
-        {_, Sel} -> {Sel, 1 + selector_arity(Sel)}
+        {_, Sel} -> {Sel, 1 + beamtalk_send:selector_arity(Sel)}
     end;
 method_of(_Class, F, A, _Line) ->
     {F, A}.
-
-selector_arity(Sel) ->
-    S = atom_to_list(Sel),
-    case [C || C <- S, C =:= $:] of
-        [] ->
-            case S of
-                [C | _] when (C >= $a andalso C =< $z); (C >= $A andalso C =< $Z); C =:= $_ -> 0;
-                _ -> 1
-            end;
-        Colons -> length(Colons)
-    end.
 
 class_of_module(M) ->
     Names = [N || N <- beamtalk_class:all_names(),

@@ -188,19 +188,17 @@ def _lost_field_change(cdef, out) -> None:
             continue
         first = assigns[0]
         if test_case:
-            out.append(Diagnostic(
-                f"This change to self.{first.target.name} is lost: setUp hands the test the instance it "
-                f"answers, and this setUp answers something else",
-                first.target.span, severity="warning",
-                hint="end setUp with the assignment (`self.x := ...` last) or with `^self`; the tests "
-                     "otherwise see the field's default"))
-            continue
-        out.append(Diagnostic(
-            f"This change to self.{first.target.name} is lost when `{m.selector}` returns: an instance of "
-            f"an Object subclass is a value, and the caller keeps its own",
-            first.target.span, severity="warning",
-            hint="answer the changed object (`^self`), or end the method with the assignment; for state "
-                 "that changes in place, make the class an Actor"))
+            why = "setUp hands the test the instance it answers, and this setUp answers something else"
+            hint = ("end setUp with the assignment (`self.x := ...` last) or with `^self`; the tests "
+                    "otherwise see the field's default")
+        else:
+            why = (f"when `{m.selector}` returns: an instance of an Object subclass is a value, "
+                   f"and the caller keeps its own")
+            hint = ("answer the changed object (`^self`), or end the method with the assignment; for state "
+                    "that changes in place, make the class an Actor")
+        sep = ": " if test_case else " "
+        out.append(Diagnostic(f"This change to self.{first.target.name} is lost{sep}{why}",
+                              first.target.span, severity="warning", hint=hint))
 
 
 def _pharo_dnu(method, out) -> None:

@@ -10,14 +10,12 @@ whose workspace node has died...").
 
 from __future__ import annotations
 
-import re
 
 from beamtalk_ws.workspace import launcher
 from beamtalk_ws.workspace.paths import WorkspacePaths
 
 LOG_LINES = 8
 #: the lines beamtalk_workspace.erl writes when it stops the node itself
-_STOPPED = re.compile(r"^beamtalk workspace \S+: (stopped on request|idle timeout, stopping|its owner has gone, stopping)$")
 _TAIL_BYTES = 64 * 1024
 
 
@@ -51,10 +49,6 @@ def death_report(ws: WorkspacePaths, info: launcher.NodeInfo | None, during: boo
                 f"this request was not run.")
     when = "while running this request" if during else "since the previous request; this request was not run"
     tail = log_tail(ws)
-    if tail and _STOPPED.search(tail[-1]):
-        # The node's own last word: `beamtalk workspace stop`, its idle timeout,
-        # or its owner gone; not a crash, so say so instead of "died".
-        return f"The workspace '{ws.id}' {who} was stopped {when}.\nIts log says: {tail[-1]}"
     text = f"The workspace '{ws.id}' {who} has died {when}."
     if tail:
         text += f"\nLast lines of its log ({ws.log}):\n  " + "\n  ".join(tail)
