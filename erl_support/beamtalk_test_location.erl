@@ -2,14 +2,15 @@
 %% (an ExUnit or pytest user looks for the line of the failing assertion).
 %%
 %% The first frame of the exception's stack that is in a method of a user
-%% class loaded from a `.bt` file names the line.  The frame of the test
-%% method itself is often not on the stack: a method whose last statement
-%% is the failing assertion tail-calls it, so BEAM keeps no frame for it.
-%% Then the line is the test method's header (its class's method info),
-%% which still says which test and which file.  Tests of classes typed at
-%% the REPL have no file: no location.
+%% class loaded from a `.bt` file names the line.  A test method's last
+%% statement is compiled as no tail call (kept/1), so its frame is there
+%% when the failing assertion is the last line too.  When no frame names a
+%% line (the failure came from a process of its own, say), the line is the
+%% test method's header (its class's method info), which still says which
+%% test and which file.  Tests of classes typed at the REPL have no file:
+%% no location.
 -module(beamtalk_test_location).
--export([find/3]).
+-export([find/3, kept/1]).
 
 -spec find(atom(), atom(), list()) -> binary() | nil.
 find(Class, Sel, Stack) ->
@@ -69,3 +70,10 @@ super(Class) ->
 
 text(File, Line) ->
     iolist_to_binary([unicode:characters_to_binary(File), ":", integer_to_binary(Line)]).
+
+%% @doc The value of a test method's last statement, unchanged.  A test
+%% method ends with a call of this (the compiler adds it) so that its last
+%% statement is not a tail call and its frame, with the failing line, stays
+%% on the stack for find/3.
+-spec kept(term()) -> term().
+kept(Value) -> Value.

@@ -251,13 +251,13 @@ TestCase subclass: LocatedTest
 
 async def test_failures_name_the_file_and_line(repl, tmp_path):
     # An ExUnit/pytest user looks for file:line: the line of the failing
-    # statement, or the test's header when the failing assertion ends the
-    # method (a tail call leaves no frame of the test method on the stack).
+    # statement, also when the failing assertion ends the method (a test
+    # method's last statement is compiled as no tail call, so its frame stays).
     await load(repl, tmp_path, "located_test.bt", LOCATED)
     results, _ = await run(repl, "LocatedTest")
     where = {r.test: r.location for r in results}
     path = str(tmp_path / "located_test.bt")
-    assert where == {"testEarlyLine": f"{path}:4", "testLastLine": f"{path}:6",
+    assert where == {"testEarlyLine": f"{path}:4", "testLastLine": f"{path}:8",
                      "testOneLine": f"{path}:2", "testPasses": None}
     by = {r.test: r for r in results}
     assert by["testOneLine"].as_json()["message"] == f"{path}:2: Expected 4, got 3"

@@ -90,6 +90,17 @@ def class_name_problem(name: str) -> str | None:
     return None
 
 
+def _keeps_its_frame(m: ast.MethodDef) -> bool:
+    """A test method (unary, instance side, named test...) does not tail-call
+    its last statement: BEAM keeps no frame for a tail call, and a failing
+    assertion on a test's last line would otherwise be reported at the
+    method's header (BUnit names `file:line` from the stack).  Only test
+    methods: elsewhere a tail call is what keeps a recursive loop in constant
+    space."""
+    return (not m.class_side and not m.parameters and m.selector.startswith("test")
+            and len(m.selector) > 4 and bool(m.body))
+
+
 def method_source(m: ast.MethodDef) -> str:
     return m.source or ""
 
@@ -133,6 +144,10 @@ class ClassGen:
         if (kind == "object" and not m.class_side and isinstance(last, ast.Assignment)
                 and isinstance(last.target, ast.FieldAccess)):
             value = ctx.env["self"]  # spec §3.3: a trailing field assignment answers the new self
+        if not actor and _keeps_its_frame(m):
+            kept = F.var(counter.fresh("Last"), line)
+            body.add(F.match(kept, value, line))
+            value = F.call("beamtalk_test_location", "kept", [kept], line)
         body.add(F.tuple_([value, ctx.env[STATE]], line) if actor else value)
         exprs = body.exprs
         if token is not None:
