@@ -300,6 +300,13 @@ async def cmd_run(args) -> int:
             sys.stdout.write(text)
             sys.stdout.flush()
 
+        async def read_line(prompt: str) -> str | None:
+            # `start` may read stdin (io:get_line): this command's own stdin
+            output(prompt)
+            line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+            return line or None
+
+        client.on_input = read_line
         loaded = await build_and_load(client, m, on_output=output)
         if not loaded.ok:
             print(loaded.text, file=sys.stderr)

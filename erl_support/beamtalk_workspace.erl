@@ -240,6 +240,23 @@ handle_info({eval_timeout, Ref}, St) ->
             {noreply, finish(S1, {error, timeout, <<"Request timed out">>}, St)};
         error -> {noreply, St}
     end;
+handle_info({beamtalk_input_wait, Io, Waiting}, St) ->
+    %% The request's timeout counts time spent running, not time spent
+    %% waiting for the person at the REPL to type a line (beamtalk_io).
+    case find_session(fun(#session{io = I, running = R}) -> I =:= Io andalso is_record(R, run) end, St) of
+        {ok, #session{running = R} = S} ->
+            Timer = case {Waiting, R#run.timer} of
+                        {true, T} when is_reference(T) ->
+                            case erlang:cancel_timer(T) of
+                                Left when is_integer(Left) -> {paused, Left};
+                                false -> T           % already fired: its message decides
+                            end;
+                        {false, {paused, Left}} -> erlang:send_after(Left, self(), {eval_timeout, R#run.ref});
+                        {_, T} -> T
+                    end,
+            {noreply, put_session(S#session{running = R#run{timer = Timer}}, St)};
+        error -> {noreply, St}
+    end;
 handle_info({'DOWN', Mon, process, _Pid, _Reason}, #st{owner = Mon} = St) ->
     io:format(user, "beamtalk workspace ~ts: its owner has gone, stopping~n", [St#st.id]),
     note_stopped(St, <<"its --ephemeral client has gone">>),
@@ -493,7 +510,7 @@ finish(#session{running = #run{ref = Ref, mon = Mon, from = {_, Tag}, timer = Ti
        Outcome, Keep, St) ->
     _ = Mon =/= undefined andalso erlang:demonitor(Mon, [flush]),
     _ = ClientMon =/= undefined andalso erlang:demonitor(ClientMon, [flush]),
-    _ = Timer =/= undefined andalso erlang:cancel_timer(Timer),
+    _ = is_reference(Timer) andalso erlang:cancel_timer(Timer),
     flush_done(Ref),
     %% Durable before the user sees the reply (beamtalk_store).
     beamtalk_store:evaluation_done(S#session.name,

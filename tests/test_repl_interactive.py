@@ -259,3 +259,26 @@ def test_watch_reloads_show_above_the_prompt(workspace, tmp_path):
         enter(child, ":watch off", "Stopped watching.")
     finally:
         assert quit_(child) == 0
+
+
+def test_an_evaluation_reads_a_line_typed_at_its_own_prompt(repl_tty):
+    # A guessing game or `input()`: io:get_line asks the person at the REPL.
+    child = repl_tty
+    child.send('name := Erlang io get_line: "Your name? "\r')
+    child.expect_exact("Your name? ")
+    child.send("Ann\r")
+    expect_line(child, '"Ann')                 # a String, with its newline
+    child.expect_exact(PROMPT)
+    enter(child, "name size", "4")
+    # Ctrl-D at the evaluation's prompt is end of input; Ctrl-C interrupts it
+    child.send('Erlang io get_line: "more? "\r')
+    child.expect_exact("more? ")
+    child.sendcontrol("d")
+    expect_line(child, "#eof")
+    child.expect_exact(PROMPT)
+    child.send('again := Erlang io get_line: "again? "\r')
+    child.expect_exact("again? ")
+    child.sendcontrol("c")
+    child.expect_exact("Interrupted", timeout=10)
+    child.expect_exact(PROMPT)
+    enter(child, "name size", "4")

@@ -227,9 +227,26 @@ def show(outcome, out=None, err=None) -> None:
     err.flush()
 
 
+async def read_line(session, repl: Repl, prompt: str) -> str | None:
+    """A line typed for an evaluation that reads stdin (`io:get_line`), at
+    the evaluation's own prompt: Ctrl-D answers eof, Ctrl-C interrupts."""
+    from prompt_toolkit import PromptSession
+
+    asker = PromptSession(input=session.input, output=session.output)
+    try:
+        text = await asker.prompt_async(prompt)
+    except KeyboardInterrupt:
+        await _interrupt(repl)
+        return None
+    except EOFError:
+        return None
+    return text + "\n"
+
+
 async def run(repl: Repl, history_path=None, notes=None) -> int:
     print(banner(repl))
     session = make_session(repl, history_path)
+    repl.client.on_input = lambda prompt: read_line(session, repl, prompt)
     repl.notify = lambda outcome: _above_prompt(session, lambda: show(outcome))
     warm_up_after_first_render(session, notes)
     follower = asyncio.ensure_future(follow_background(session, repl.client))

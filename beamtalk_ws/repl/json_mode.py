@@ -1,7 +1,7 @@
 """`beamtalk repl --json`: one JSON object per line each way (DESIGN §3).
 
 Requests run in order, one at a time, because each input is compiled against
-the bindings the previous one left; only `interrupt` overtakes (it must reach
+the bindings the previous one left; only `interrupt` and `stdin` overtake (they must reach
 a running `eval`).  For each request every `output` line is written before
 its one final reply.
 
@@ -35,7 +35,9 @@ COMPLETE_TIMEOUT = 1.0
 MAX_LINE = 64 * 1024 * 1024
 _CHUNK = 1 << 20
 _MAX_DIGITS = 4000        # below Python's own int/str conversion limit (4300)
-_OPS = ("eval", "interrupt", "bindings", "load", "reload", "complete")
+_OPS = ("eval", "interrupt", "stdin", "bindings", "load", "reload", "complete")
+#: Requests that overtake the running one: they are about it.
+_URGENT = ("interrupt", "stdin")
 
 
 class _TooLong:
@@ -68,6 +70,8 @@ class JsonRepl:
         #: set by `:detach` (or `:quit`) on a node we attached to: the answer to every later request
         self.detached: str | None = None
         self._pushes: asyncio.Task | None = None
+        #: the line a running request waits for (need-input), answered by `stdin`
+        self._stdin_wait: asyncio.Future | None = None
         # `:watch` reloads arrive as push lines, like background Transcript text
         repl.notify = lambda o: self.emit({"push": "reload", "ok": o.ok, "text": o.text,
                                            **({"warnings": o.warnings} if o.warnings else {})})
@@ -101,6 +105,8 @@ class JsonRepl:
             return {"error": self.detached}
         if not self._connected():
             return {"error": await self._revive(during=False)}
+        if req.get("op") not in _URGENT:
+            self.repl.client.on_input = lambda prompt: self._need_input(rid, prompt)
         try:
             return await self.dispatch(req, rid)
         except (WorkspaceError, ConnectionLost) as e:
@@ -141,7 +147,15 @@ class JsonRepl:
                 await self._leave()
             return _reply(outcome)
         if op == "interrupt":
+            self._answer_stdin(None)        # a request waiting for a line is interrupted too
             await self.repl.client.interrupt()
+            return {"value": "ok"}
+        if op == "stdin":
+            value = req.get("value")
+            if not isinstance(value, str):
+                return {"error": "stdin needs a \"value\" string: the line typed, or \"eof\""}
+            if not self._answer_stdin(None if value == "eof" else value if value.endswith("\n") else value + "\n"):
+                return {"error": "No evaluation is waiting for input (a need-input status asks for it)"}
             return {"value": "ok"}
         if op == "bindings":
             pairs = await self.repl.client.bindings()
@@ -160,6 +174,24 @@ class JsonRepl:
         if op == "complete":
             return await self.complete(req)
         return {"error": f"Unknown operation: {_short(op)}"}
+
+    async def _need_input(self, rid, prompt: str):
+        """The running request reads a line (repl.md §8): say so, and wait for
+        the `stdin` request that answers it."""
+        fut = asyncio.get_running_loop().create_future()
+        self._stdin_wait = fut
+        self.emit({"id": rid, "status": ["need-input"], "prompt": prompt})
+        try:
+            return await fut
+        finally:
+            self._stdin_wait = None
+
+    def _answer_stdin(self, line) -> bool:
+        fut = self._stdin_wait
+        if fut is None or fut.done():
+            return False
+        fut.set_result(line)
+        return True
 
     async def complete(self, req: dict) -> dict:
         """`{"op": "complete", "code": "x pri", "cursor": 5}` -> `{"completions": [...]}`:
@@ -241,7 +273,7 @@ class JsonRepl:
             item = raw if isinstance(raw, _TooLong) else _parse(raw)
             if item is None:
                 continue
-            if isinstance(item, dict) and item.get("op") == "interrupt":
+            if isinstance(item, dict) and item.get("op") in _URGENT:
                 t = asyncio.ensure_future(self.handle(item))
                 urgent.add(t)
                 t.add_done_callback(urgent.discard)

@@ -106,13 +106,31 @@ def write(text: str) -> None:
 async def run(repl: Repl, interactive: bool, history_path=None) -> int:
     reader = LineReader(interactive, history_path)
     loop = asyncio.get_running_loop()
+    shown = {"open_line": False}
+
+    async def read_line(prompt: str) -> str | None:
+        """A line for an evaluation that reads stdin: the next line of input,
+        after its prompt, as Python's input() and Erlang's io:get_line read
+        piped input."""
+        if prompt:
+            write(prompt)
+            shown["open_line"] = not prompt.endswith("\n")
+        try:
+            line = await reader.read("")
+        except (EOFError, KeyboardInterrupt):
+            return None
+        if interactive:
+            shown["open_line"] = False            # the terminal echoed the newline
+        return line + "\n"
+
+    repl.client.on_input = read_line
     while True:
         code = await read_input(reader)
         if code is None:
             if interactive:
                 print("Goodbye!")
             return 0
-        shown = {"open_line": False}
+        shown["open_line"] = False
 
         def output(text: str) -> None:
             if text:

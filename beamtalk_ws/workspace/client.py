@@ -23,12 +23,17 @@ from .paths import WorkspacePaths
 
 SERVER = Atom("beamtalk_workspace")
 OUTPUT = Atom("beamtalk_output")
+INPUT = Atom("beamtalk_input")
+EOF = Atom("eof")
 TRANSCRIPT = Atom("transcript")
 TESTS = Atom("tests")
 DOWN = Atom("DOWN")
 NONE = Atom("none")
 
 OutputCallback = Callable[[str], None]
+#: Asked for a line typed for a running evaluation (its prompt given): the
+#: line with its newline, or None at end of input.
+InputCallback = Callable[[str], Awaitable["str | None"]]
 
 
 def _text(b) -> str:
@@ -106,6 +111,8 @@ class WorkspaceClient:
         #: True when the command that connected also started the node
         self.started_node = False
         self.on_transcript: OutputCallback | None = None
+        #: reads a line when an evaluation reads stdin (`io:get_line`); None: it reads eof
+        self.on_input: InputCallback | None = None
         #: one monitor on the workspace server for all requests (see `_watch_server`)
         self._server_mon = None
         #: class_table entries of protected (stdlib) classes: nobody can change
@@ -280,6 +287,8 @@ class WorkspaceClient:
                 return True
             if len(m) == 3 and m[0] == OUTPUT:
                 return True
+            if len(m) == 5 and m[0] == INPUT:
+                return True
             if self.on_transcript is not None and _is_transcript(m):
                 return True
             return len(m) == 5 and m[0] == DOWN and m[1] == smon
@@ -301,6 +310,9 @@ class WorkspaceClient:
                 elif self.background is not None:
                     self.background(text)
                 continue
+            if msg[0] == INPUT:
+                await self._answer_input(msg, tag)
+                continue
             if msg[0] == TRANSCRIPT:
                 if self.on_transcript is not None:
                     self.on_transcript(_text(msg[1]))
@@ -313,6 +325,15 @@ class WorkspaceClient:
                 raise WorkspaceError(self._server_gone_text(
                     f"The workspace server on {self.ws.node_name} stopped during evaluation."))
             return self._eval_reply(msg[1])
+
+    async def _answer_input(self, msg, tag) -> None:
+        """The running evaluation reads a line: ask `on_input` (a line of
+        another request, or no reader: eof) and send it to the I/O server."""
+        _, for_tag, io, ref, prompt = msg
+        line = None
+        if for_tag == tag and self.on_input is not None:
+            line = await self.on_input(_text(prompt))
+        self.mailbox.send(io, (INPUT, ref, EOF if line is None else line.encode("utf-8", "surrogateescape")))
 
     def _eval_reply(self, reply) -> EvalReply:
         # A notice (the session's evaluator was replaced) rides as one more element.

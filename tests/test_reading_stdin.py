@@ -1,0 +1,145 @@
+"""An evaluation that reads stdin (`io:get_line`, `io:fread`, `io:get_chars`)
+asks the REPL's user for the line, as Python's `input()` and the Erlang shell
+do (spec repl.md §8: need-input / `stdin`).  It used to read eof at once, so
+a guessing game could not be written.  Against the real test node."""
+
+from __future__ import annotations
+
+import asyncio
+import textwrap
+import uuid
+
+import pytest
+
+from conftest import run_beamtalk
+from json_client import JsonClient
+
+
+def answering(*lines):
+    """An on_input callback that answers `lines` in turn (None: eof), and
+    records the prompts it was asked with."""
+    asked: list[str] = []
+    queue = list(lines)
+
+    async def on_input(prompt: str):
+        asked.append(prompt)
+        return queue.pop(0) if queue else None
+
+    on_input.asked = asked
+    return on_input
+
+
+async def test_a_line_read_is_a_string_with_its_newline(repl):
+    repl.client.on_input = answering("Ann\n")
+    out = await repl.evaluate('name := Erlang io get_line: "Your name? "')
+    assert (out.ok, out.text) == (True, '"Ann\n"')
+    assert repl.client.on_input.asked == ["Your name? "]
+    assert (await repl.evaluate('"Hello, {name lines first}!"')).text == '"Hello, Ann!"'
+
+
+async def test_several_reads_in_one_input_share_what_was_typed(repl):
+    repl.client.on_input = answering("abcdef\n", "42 7\n", "é\n")
+    out = await repl.evaluate(
+        '#((Erlang io get_chars: "> " with: 2), (Erlang io get_line: ""), '
+        '(Erlang io fread: "Two numbers: " with: "~d ~d"), (Erlang io get_line: ""))')
+    # get_chars takes 2, get_line the rest of that line; fread asks again (a
+    # String format is taken as the charlist Erlang wants); then "é"
+    assert out.text == '#("ab", "cdef\n", {#ok, #(42, 7)}, "é\n")', out.text
+    assert repl.client.on_input.asked == ["> ", "Two numbers: ", ""]
+
+
+async def test_end_of_input_reads_eof_and_nothing_is_left_over(repl):
+    repl.client.on_input = answering(None)
+    assert (await repl.evaluate('Erlang io get_line: "? "')).text == "#eof"
+    # a client that reads nothing for its evaluations (an agent's tool, say)
+    repl.client.on_input = None
+    assert (await repl.evaluate('Erlang io get_line: "? "')).text == "#eof"
+    # what an input left unread is not read by the next one
+    repl.client.on_input = answering("abc\n")
+    assert (await repl.evaluate('Erlang io get_chars: "" with: 1')).text == '"a"'
+    repl.client.on_input = answering("xyz\n")
+    assert (await repl.evaluate('Erlang io get_line: ""')).text == '"xyz\n"'
+
+
+async def test_list_mode_answers_charlists_as_erlang_code_expects(repl):
+    repl.client.on_input = answering("hi\n")
+    out = await repl.evaluate('Erlang io setopts: #(#list). Erlang io get_line: ""')
+    assert out.text == "#(104, 105, 10)"
+    assert (await repl.evaluate("Erlang io getopts")).text.startswith("#({#binary, false}")
+
+
+async def test_time_spent_waiting_for_the_user_is_not_the_requests_timeout(repl):
+    async def slow(prompt):
+        await asyncio.sleep(1.0)
+        return "late\n"
+
+    repl.client.on_input = slow
+    compiled = await repl.compile('Erlang io get_line: "? "')
+    out = await repl.client.eval(compiled.forms, timeout_ms=400)
+    assert (out.ok, out.text) == (True, '"late\n"'), out.text
+    # computing still counts
+    compiled = await repl.compile("[true] whileTrue: []")
+    out = await repl.client.eval(compiled.forms, timeout_ms=300)
+    assert out.kind == "timeout"
+
+
+async def test_a_process_left_reading_after_its_input_ended_reads_eof(repl):
+    repl.client.on_input = answering("never\n")
+    await repl.evaluate("me := Erlang erlang self")
+    out = await repl.evaluate(
+        'Erlang erlang spawn: [(Erlang timer sleep: 300). Erlang erlang send: me with: (Erlang io get_line: "late? ")]. 1')
+    assert out.text == "1"
+    await asyncio.sleep(0.6)
+    got = await repl.evaluate("Erlang erlang process_info: me with: #messages")
+    assert got.text == "{#messages, #(#eof)}", got.text
+    assert repl.client.on_input.asked == []
+
+
+def test_piped_input_answers_from_the_next_lines(workspace):
+    script = textwrap.dedent("""\
+        name := Erlang io get_line: "Name? "
+        Bob
+        n := Erlang io fread: "Number: " with: "~d"
+        41
+        (n at: 2) first + 1
+        Erlang io get_line: "More? "
+        """)
+    out = run_beamtalk(["repl", "--workspace", workspace.id, "--session", "p" + uuid.uuid4().hex[:8]],
+                       input=script)
+    assert out.returncode == 0, out.stderr
+    # the prompt is written as Python's input() writes it to a pipe; the value
+    # starts on a line of its own
+    assert out.stdout.splitlines() == ['Name? ', '"Bob', '"', 'Number: ', '{#ok, #(41)}', '42',
+                                       'More? ', '#eof'], out.stdout
+
+
+@pytest.fixture
+def jc(workspace):
+    c = JsonClient(workspace.id, session="j" + uuid.uuid4().hex[:8])
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+def test_json_need_input_and_stdin(jc):
+    jc.send({"id": 1, "op": "eval", "code": 'n := Erlang io get_line: "Name? "'})
+    assert jc.line() == {"id": 1, "status": ["need-input"], "prompt": "Name? "}
+    assert jc.ask({"id": 2, "op": "stdin", "value": "Ann"}) == {"id": 2, "value": "ok"}
+    assert jc.reply() == {"id": 1, "value": '"Ann\n"'}
+    # nothing waits: said, not swallowed
+    assert jc.ask({"id": 3, "op": "stdin", "value": "x"})["error"].startswith(
+        "No evaluation is waiting for input")
+    assert "error" in jc.ask({"id": 4, "op": "stdin", "value": 5})
+    # "eof" ends the input; an interrupt while waiting ends the request
+    jc.send({"id": 5, "op": "eval", "code": 'Erlang io get_line: "? "'})
+    assert jc.line()["status"] == ["need-input"]
+    assert jc.ask({"id": 6, "op": "stdin", "value": "eof"}) == {"id": 6, "value": "ok"}
+    assert jc.reply() == {"id": 5, "value": "#eof"}
+    jc.send({"id": 7, "op": "eval", "code": 'Erlang io get_line: "? "'})
+    assert jc.line()["status"] == ["need-input"]
+    jc.send({"id": 8, "op": "interrupt"})
+    replies = {r["id"]: r for r in (jc.reply(), jc.reply())}
+    assert replies[8] == {"id": 8, "value": "ok"}
+    assert replies[7]["error"] == "Interrupted"
+    assert jc.ask({"id": 9, "op": "eval", "code": "n"}) == {"id": 9, "value": '"Ann\n"'}
