@@ -98,9 +98,12 @@ is_runtime_key(K) ->
 %% @doc What the evaluator holds that dies with it: ETS tables it owns,
 %% ports, links, monitors, process-dictionary keys of the user, trap_exit.
 summary(Pid) ->
-    case erlang:process_info(Pid, [links, monitors, dictionary, trap_exit]) of
+    case erlang:process_info(Pid, [links, monitors, dictionary, trap_exit, group_leader]) of
         undefined -> #{};
-        [{links, Links}, {monitors, Mons}, {dictionary, Dict}, {trap_exit, Trap}] ->
+        [{links, Links}, {monitors, Mons0}, {dictionary, Dict}, {trap_exit, Trap}, {group_leader, GL}] ->
+            %% a read waiting for its line monitors the session's I/O server:
+            %% that is the evaluation's own, not something the user made
+            Mons = [M || M <- Mons0, M =/= {process, GL}],
             Tables = [table_name(T) || T <- ets:all(), ets:info(T, owner) =:= Pid],
             Ports = [P || P <- Links, is_port(P)],
             Keys = [K || {K, _} <- Dict, not internal_key(K)],

@@ -142,4 +142,6 @@ def test_json_need_input_and_stdin(jc):
     replies = {r["id"]: r for r in (jc.reply(), jc.reply())}
     assert replies[8] == {"id": 8, "value": "ok"}
     assert replies[7]["error"] == "Interrupted"
+    # the read's own monitor of the I/O server is not reported as lost
+    assert "monitor" not in replies[7].get("notice", ""), replies[7]
     assert jc.ask({"id": 9, "op": "eval", "code": "n"}) == {"id": 9, "value": '"Ann\n"'}
