@@ -11,7 +11,15 @@ set(L) -> #{'$beamtalk_class' => 'Set', elements => lists:usort(L)}.
 'class new'(_Cls) -> set([]).
 'class withAll:'(_Cls, L) when is_list(L) -> set(L).
 'fromList:'(_S, L) when is_list(L) -> set(L).
-'add:'(#{elements := E}, X) -> set([X | E]).
+'add:'(#{elements := E} = S, X) -> S#{elements := insert(X, E)}.
+
+%% One element into the ordered list, as set([X | E]) would place it (of
+%% equal elements the new one is kept, as lists:usort keeps the first), in
+%% one pass: a Set built by adds in a loop is O(n) per add, not O(n log n).
+insert(X, [Y | _] = L) when X < Y -> [X | L];
+insert(X, [Y | T]) when X == Y -> [X | T];
+insert(X, [Y | T]) -> [Y | insert(X, T)];
+insert(X, []) -> [X].
 'remove:'(#{elements := E}, X) -> set(lists:delete(X, E)).
 'includes:'(#{elements := E}, X) -> lists:member(X, E).
 'size'(#{elements := E}) -> length(E).

@@ -182,6 +182,12 @@ tuples_sets_arrays() ->
     ?assertEqual(1, s(S, size)),
     ?assertEqual(true, s(S, 'includes:', [1])),
     ?assertEqual([1, 2], s(s(g('Set'), 'withAll:', [[2, 1, 2]]), asList)),
+    %% add: keeps the elements as withAll: would order them (an insert, not
+    %% a sort per add); of equal terms (1 and 1.0) the one added last is kept
+    Adds = [5, 3.0, a, 1, 3, "x", <<"y">>, {1}, 1.0, -2, 5, 4],
+    ByAdds = lists:foldl(fun(X, Acc) -> s(Acc, 'add:', [X]) end, s(g('Set'), new), Adds),
+    ?assertEqual(lists:foldl(fun(X, E) -> lists:usort([X | E]) end, [], Adds), s(ByAdds, asList)),
+    ?assertEqual([-2, 1.0, 3, 4, 5, a, {1}, "x", <<"y">>], s(ByAdds, asList)),
     A = beamtalk_rt:array_from_list([1, 2, 3]),
     ?assertEqual(<<"#[1, 99, 3]">>, ps(s(A, 'at:put:', [2, 99]))),
     ?assertEqual(<<"#[1, 2, 3]">>, ps(A)),
