@@ -184,3 +184,40 @@ def test_loading_a_class_twice_while_a_process_there_runs_its_oldest_code_says_s
     assert (f"\u26a0 {second.name}: bt@sleeper: 1 process still ran its oldest code and was stopped "
             f"(a Sleeper on {second.name})") in out, out
     assert "terminated" in k or "not alive" in k or "stopped" in k, k
+
+
+def test_a_node_still_running_old_runtime_code_is_told_in_words(pair, tmp_path):
+    """The runtime's atomic load on another node answered a raw
+    `{error,[{beamtalk_…,not_purged}]}` when a process there still ran old
+    code of a runtime module (left by a Beamtalk removed from that node)."""
+    from beamtalk_ws.dist.terms import Atom
+
+    first, second = pair
+    src = tmp_path / "sleeper.bt"
+    src.write_text(SLEEPER.format(k=1))
+    mod = Atom("beamtalk_print")
+    loop = [(Atom("clause"), 1, [], [],
+             [(Atom("receive"), 1, [(Atom("clause"), 1, [(Atom("var"), 1, Atom("_"))], [],
+                                     [(Atom("call"), 1, (Atom("atom"), 1, Atom("loop")), [])])])])]
+    forms = [(Atom("attribute"), 1, Atom("module"), mod),
+             (Atom("attribute"), 1, Atom("export"), [(Atom("loop"), 0)]),
+             (Atom("function"), 1, Atom("loop"), 0, loop)]
+
+    async def old_code_running():
+        ok, _, binary = await _call(first, "compile", "forms", [forms, [Atom("binary")]])
+        assert ok == Atom("ok")
+        name = list(b"beamtalk_print.beam")
+        await _call(second, "code", "load_binary", [mod, name, binary])
+        await _call(second, "erlang", "spawn", [mod, Atom("loop"), []])
+        await _call(second, "code", "load_binary", [mod, name, binary])   # the process now runs old code
+
+    asyncio.run(old_code_running())
+
+    async def steps(ev, out):
+        return await ev(f"Workspace connect: #'{second.name}'")
+
+    text = _session(first, src, steps)
+    assert (f"Cannot connect to {second.name}: the runtime did not load: a process there still runs the old "
+            f"code of beamtalk_print (left by a Beamtalk removed from that node): stop that process or "
+            f"restart the node") in text, text
+    assert "not_purged" not in text
