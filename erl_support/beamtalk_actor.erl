@@ -343,7 +343,11 @@ run_call(T, State0, State, Sel, Args) ->
             %% lives in this process (beamtalk_erlang:noted/2).
             case beamtalk_erlang:noted(C, R) of
                 {ok, Ex} -> {reply, {error, error, Ex, S}, State};
-                none -> {reply, {error, C, beamtalk_exception:clean(R), S}, State}
+                none ->
+                    case beamtalk_cluster:foreign_block(C, R, S) of
+                        {ok, Ex} -> {reply, {error, error, Ex, S}, State};
+                        none -> {reply, {error, C, beamtalk_exception:clean(R), S}, State}
+                    end
             end
     end.
 

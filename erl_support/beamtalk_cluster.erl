@@ -20,7 +20,7 @@
 -behaviour(gen_server).
 
 -export([start_link/0, ensure_started/0, nodes/0, connect/1, ensure/1,
-         spawn_on/3, loaded/1, load_here/1, stamp/0]).
+         spawn_on/3, loaded/1, load_here/1, stamp/0, foreign_block/3]).
 -export([init/1, handle_call/3, handle_cast/2, handle_info/2]).
 
 -define(SERVER, ?MODULE).
@@ -51,30 +51,46 @@ ensure_started() ->
 nodes() -> lists:sort(erlang:nodes()).
 
 %% @doc Connect to Node and make Beamtalk (runtime, stdlib, the workspace's
-%% class modules) available there.  `ok` or `{error, Text}`.
+%% class modules) available there.  `ok` or `{error, Text, Hint}`.
 connect(Node) when is_atom(Node) ->
-    case Node =:= node() orelse net_kernel:connect_node(Node) of
-        true when Node =:= node() -> ok;
-        true -> ensure(Node);
-        false -> {error, iolist_to_binary(["Cannot connect to ", atom_to_binary(Node, utf8),
-                                           ": it is not running, not reachable, or its cookie differs"])}
-    end.
+    refused(<<"Cannot connect to ">>, Node, reach(Node)).
 
-%% @doc Make Beamtalk, with the current class modules, available on Node.
+%% @doc Make Beamtalk, with the current class modules, available on Node
+%% (connected already).  `ok` or `{error, Why, Hint}`: Why is a clause
+%% ("it runs another build of Beamtalk than a@h") for the caller to prefix.
 ensure(Node) when Node =:= node() -> ok;
 ensure(Node) ->
     ok = ensure_started(),
     gen_server:call(?SERVER, {ensure, Node}, ?PUSH_TIMEOUT).
 
+%% Connected (or connectable) and made ready, else why not.
+reach(Node) when Node =:= node() -> ok;
+reach(Node) ->
+    case string:find(atom_to_binary(Node, utf8), <<"@">>) of
+        nomatch ->
+            {error, <<"a node name looks like name@host">>,
+             <<"Workspace nodes lists the connected nodes; Erlang erlang node names this one">>};
+        _ ->
+            case lists:member(Node, erlang:nodes()) orelse net_kernel:connect_node(Node) of
+                true -> ensure(Node);
+                false -> {error, <<"it is not running, not reachable, or its cookie differs">>,
+                          <<"Nodes of a cluster share one cookie; check the name with Workspace nodes">>}
+            end
+    end.
+
+refused(_Prefix, _Node, ok) -> ok;
+refused(Prefix, Node, {error, Why, Hint}) ->
+    {error, iolist_to_binary([Prefix, atom_to_binary(Node, utf8), ": ", Why]), Hint}.
+
 %% @doc `Class spawnOn: aNode`: the actor runs on Node, is used like any other.
 spawn_on(ClassName, Node, Overrides) when Node =:= node() ->
     beamtalk_actor:spawn(ClassName, Overrides);
 spawn_on(ClassName, Node, Overrides) ->
-    case ensure(Node) of
+    Prefix = iolist_to_binary(["Cannot spawn ", article(ClassName), " ", atom_to_binary(ClassName, utf8),
+                               " on "]),
+    case refused(Prefix, Node, reach(Node)) of
         ok -> ok;
-        {error, Text} ->
-            beamtalk_exception:raise(runtime_error, ClassName, 'spawnOn:', Text,
-                                     <<"Workspace nodes lists the connected nodes">>)
+        {error, Text, Hint} -> beamtalk_exception:raise(runtime_error, ClassName, 'spawnOn:', Text, Hint)
     end,
     case rpc:call(Node, beamtalk_class, class_info, [ClassName]) of
         undefined ->
@@ -90,9 +106,15 @@ spawn_on(ClassName, Node, Overrides) ->
         {badrpc, {'EXIT', {Reason, Stack}}} when is_list(Stack) -> erlang:raise(error, Reason, Stack);
         {badrpc, Reason} ->
             beamtalk_exception:raise(runtime_error, ClassName, 'spawnOn:',
-                                     iolist_to_binary(io_lib:format("Cannot spawn on ~ts: ~tp",
-                                                                    [Node, Reason])), nil);
+                                     iolist_to_binary([Prefix, atom_to_binary(Node, utf8), ": ",
+                                                       badrpc_text(Reason)]), nil);
         Actor -> Actor
+    end.
+
+article(Name) ->
+    case atom_to_binary(Name, utf8) of
+        <<C, _/binary>> when C =:= $A; C =:= $E; C =:= $I; C =:= $O; C =:= $U -> <<"an">>;
+        _ -> <<"a">>
     end.
 
 %% @doc The workspace loaded these class modules: keep them and load them on
@@ -110,18 +132,21 @@ loaded(ModBins) ->
     end.
 
 %% @doc (On the receiving node.) Load class modules pushed from the
-%% workspace node, in order; `ok` or `{error, Text}` for the first failure.
+%% workspace node, in order.  `ok`, `{ok, Notes}` (what loading did that the
+%% user should hear of) or `{error, Text}` for the first failure.
 load_here(ModBins) ->
     try
-        [load_one(M, B) || {M, B} <- ModBins],
-        ok
+        case lists:append([load_one(M, B) || {M, B} <- ModBins]) of
+            [] -> ok;
+            Notes -> {ok, Notes}
+        end
     catch throw:{failed, Text} -> {error, Text}
     end.
 
 load_one(Mod, Bin) ->
-    _ = code:purge(Mod),
+    Notes = purge(Mod),
     case code:load_binary(Mod, atom_to_list(Mod) ++ ".beam", Bin) of
-        {module, Mod} -> ok;
+        {module, Mod} -> Notes;
         {error, on_load_failure} ->
             Key = {beamtalk_load_error, Mod},
             Text = case persistent_term:get(Key, undefined) of
@@ -132,6 +157,60 @@ load_one(Mod, Bin) ->
         {error, What} ->
             throw({failed, iolist_to_binary(io_lib:format("loading ~ts failed: ~tp", [Mod, What]))})
     end.
+
+%% Loading a module makes its current code old, and the old code must go
+%% first: a process still running the old code (an actor in the middle of a
+%% long method when its class is loaded twice) is stopped by the purge, as
+%% Erlang does.  That is said, naming the processes, rather than done silently.
+purge(Mod) ->
+    case code:soft_purge(Mod) of
+        true -> [];
+        false ->
+            Holders = [holder(P) || P <- processes(), P =/= self(), erlang:check_process_code(P, Mod)],
+            _ = code:purge(Mod),
+            [iolist_to_binary([atom_to_binary(Mod, utf8), ": ", integer_to_binary(length(Holders)),
+                               case Holders of [_] -> " process"; _ -> " processes" end,
+                               " still ran its oldest code and ",
+                               case Holders of [_] -> "was"; _ -> "were" end, " stopped (",
+                               lists:join(", ", Holders), ")"])]
+    end.
+
+holder(Pid) ->
+    case erlang:process_info(Pid, dictionary) of
+        {dictionary, D} ->
+            case lists:keyfind('$bt_self', 1, D) of
+                {_, Actor} -> beamtalk_print:print_string(Actor);
+                false -> beamtalk_print:print_string(Pid)
+            end;
+        _ -> beamtalk_print:print_string(Pid)
+    end.
+
+%% @doc (In an actor's process.) A block whose code is not on this node
+%% failed with `undef` when called: a block typed at the REPL of another
+%% node (its code is that input's module, which stays there) sent here as an
+%% argument.  (OTP's error_handler puts `{Fun, Args, []}` on top of the stack.)  `{ok, Exception}` saying so, or `none` for any other error.
+foreign_block(error, undef, [{Fun, _Args, _} | _]) when is_function(Fun) ->
+    {module, Mod} = erlang:fun_info(Fun, module),
+    case code:is_loaded(Mod) of
+        false ->
+            Here = atom_to_binary(node(), utf8),
+            Msg = case atom_to_binary(Mod, utf8) of
+                      <<"bt@in@", _/binary>> ->
+                          Home = case persistent_term:get({?MODULE, home}, none) of
+                                     none -> <<"another node">>;
+                                     H -> atom_to_binary(H, utf8)
+                                 end,
+                          ["A block typed at the REPL on ", Home, " cannot run on ", Here,
+                           ": code typed at the REPL stays on the node it was typed on"];
+                      M ->
+                          ["A block cannot run on ", Here, ": its code (module ", M, ") is not loaded there"]
+                  end,
+            {ok, beamtalk_exception:new(runtime_error, 'Block', undefined, iolist_to_binary(Msg),
+                                        <<"Put the block in a method of a class loaded from a file (:load), "
+                                          "which every node of the cluster gets, and call that method instead">>)};
+        _ -> none
+    end;
+foreign_block(_, _, _) -> none.
 
 %% @doc Which Beamtalk runtime a node runs: a digest of the runtime's and the
 %% stdlib's module checksums (equal on two nodes that load the same binaries).
@@ -164,17 +243,17 @@ handle_call({ensure, Node}, _From, St) ->
 handle_call({loaded, ModBins}, _From, #st{mods = Mods} = St) ->
     New = [M || {M, _} <- ModBins],
     St1 = St#st{mods = [MB || {M, _} = MB <- Mods, not lists:member(M, New)] ++ ModBins},
-    {Failures, St2} = lists:foldl(
+    {Reports, St2} = lists:foldl(
                         fun(Node, {F, S}) ->
                                 case maps:is_key(Node, S#st.ready) of
                                     true -> push(Node, ModBins, F, S);
                                     false -> case sync(Node, S) of
                                                  {ok, S1} -> {F, S1};
-                                                 {{error, T}, S1} -> {[{Node, T} | F], S1}
+                                                 {{error, T, _Hint}, S1} -> {[{Node, T} | F], S1}
                                              end
                                 end
                         end, {[], St1}, erlang:nodes()),
-    {reply, lists:reverse(Failures), St2};
+    {reply, lists:reverse(Reports), St2};
 handle_call(_Other, _From, St) ->
     {reply, {error, unknown_request}, St}.
 
@@ -194,14 +273,23 @@ handle_info({nodedown, Node}, St) ->
 handle_info(_Msg, St) ->
     {noreply, St}.
 
-push(Node, ModBins, Failures, St) ->
+push(Node, ModBins, Reports, St) ->
     case rpc:call(Node, ?MODULE, load_here, [ModBins], ?PUSH_TIMEOUT) of
-        ok -> {Failures, St};
-        {error, Text} -> {[{Node, Text} | Failures], St};
-        {badrpc, R} -> {[{Node, badrpc_text(R)} | Failures], St#st{ready = maps:remove(Node, St#st.ready)}}
+        ok -> {Reports, St};
+        {ok, Notes} -> {[{Node, N} || N <- lists:reverse(Notes)] ++ Reports, St};
+        {error, Text} -> {[{Node, Text} | Reports], St};
+        {badrpc, {'EXIT', {undef, [{?MODULE, load_here, _, _} | _]}}} ->
+            %% Beamtalk was removed there (`beamtalk detach --unload`) while
+            %% the node stayed connected: load it again, with every class.
+            case sync(Node, St#st{ready = maps:remove(Node, St#st.ready)}) of
+                {ok, St1} -> {Reports, St1};
+                {{error, T, _Hint}, St1} -> {[{Node, T} | Reports], St1}
+            end;
+        {badrpc, R} -> {[{Node, badrpc_text(R)} | Reports], St#st{ready = maps:remove(Node, St#st.ready)}}
     end.
 
 %% Runtime (if the node has none, or another one), then every class module.
+%% `{ok, St}` or `{{error, Why, Hint}, St}`.
 sync(Node, #st{ready = Ready} = St) ->
     case maps:is_key(Node, Ready) of
         true -> {ok, St};
@@ -210,10 +298,12 @@ sync(Node, #st{ready = Ready} = St) ->
                 ok ->
                     case rpc:call(Node, ?MODULE, load_here, [St#st.mods], ?PUSH_TIMEOUT) of
                         ok -> {ok, St#st{ready = Ready#{Node => true}}};
-                        {error, Text} -> {{error, Text}, St};
-                        {badrpc, R} -> {{error, badrpc_text(R)}, St}
+                        {ok, _Notes} -> {ok, St#st{ready = Ready#{Node => true}}};
+                        {error, Text} -> {{error, Text, nil}, St};
+                        {badrpc, R} -> {{error, badrpc_text(R), nil}, St}
                     end;
-                {error, _} = E -> {E, St}
+                {error, Why} -> {{error, Why, nil}, St};
+                {error, _, _} = E -> {E, St}
             end
     end.
 
@@ -223,20 +313,53 @@ install_runtime(Node) ->
         Mine -> started_there(Node);
         {badrpc, {'EXIT', {undef, _}}} -> load_there(Node);
         {badrpc, R} -> {error, badrpc_text(R)};
-        _Other -> {error, <<"it runs another Beamtalk runtime (detach it with --unload first)">>}
+        _Other ->
+            N = atom_to_binary(Node, utf8),
+            {error, iolist_to_binary(["it runs another build of Beamtalk than ", atom_to_binary(node(), utf8),
+                                      " (another version, or one a client loaded there itself); "
+                                      "its classes and actors are left alone"]),
+             iolist_to_binary(["remove it there with `beamtalk detach --node ", N,
+                               " --unload --cookie-file <its cookie file>`, then connect again"])}
     end.
 
 load_there(Node) ->
     Code = [object_code(M) || M <- runtime_modules()],
     case [M || {M, error} <- Code] of
         [] ->
-            case rpc:call(Node, code, atomic_load, [Code], ?PUSH_TIMEOUT) of
+            case atomic_load(Node, Code, 2) of
                 ok -> started_there(Node);
-                Other -> {error, iolist_to_binary(io_lib:format("the runtime did not load: ~tp", [Other]))}
+                {error, _} = E -> E
             end;
         Missing ->
             {error, iolist_to_binary(io_lib:format("this node has no object code of ~tp", [Missing]))}
     end.
+
+%% Old code of a runtime module (an earlier Beamtalk was removed there while
+%% a process still ran it) makes atomic_load answer not_purged: purge what
+%% no process runs any more and try again; else say which module and why.
+atomic_load(Node, Code, Tries) ->
+    case rpc:call(Node, code, atomic_load, [Code], ?PUSH_TIMEOUT) of
+        ok -> ok;
+        {error, What} when is_list(What), Tries > 1 ->
+            Stale = [M || {M, not_purged} <- What],
+            Purged = [rpc:call(Node, code, soft_purge, [M]) || M <- Stale],
+            case Stale =/= [] andalso lists:all(fun(P) -> P =:= true end, Purged) of
+                true -> atomic_load(Node, Code, Tries - 1);
+                false -> {error, load_errors(What)}
+            end;
+        {error, What} when is_list(What) -> {error, load_errors(What)};
+        {badrpc, R} -> {error, badrpc_text(R)};
+        Other -> {error, badrpc_text(Other)}
+    end.
+
+load_errors(What) ->
+    Stale = [atom_to_binary(M, utf8) || {M, not_purged} <- What],
+    Other = [{M, R} || {M, R} <- What, R =/= not_purged],
+    Parts = [["a process there still runs the old code of ", lists:join(", ", Stale),
+              " (left by a Beamtalk removed from that node): stop that process or restart the node"]
+             || Stale =/= []]
+        ++ [io_lib:format("module ~ts: ~tP", [M, R, 4]) || {M, R} <- Other],
+    iolist_to_binary(["the runtime did not load: " | lists:join("; ", Parts)]).
 
 %% The runtime alone (no workspace server, no cluster server: that node is
 %% served from here) under beamtalk_attach_sup there.
@@ -278,4 +401,6 @@ is_stdlib(M) ->
 
 badrpc_text(nodedown) -> <<"the node went away">>;
 badrpc_text(timeout) -> <<"the node did not answer in time">>;
-badrpc_text(R) -> iolist_to_binary(io_lib:format("~tp", [R])).
+badrpc_text({'EXIT', {Reason, _Stack}}) ->
+    iolist_to_binary(io_lib:format("it failed there: ~tP", [Reason, 6]));
+badrpc_text(R) -> iolist_to_binary(io_lib:format("~tP", [R, 6])).

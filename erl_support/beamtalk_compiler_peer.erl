@@ -23,6 +23,11 @@
          code_change/3]).
 
 -define(SERVER, ?MODULE).
+%% A node Beamtalk was attached to (`beamtalk repl --node`) runs no peer:
+%% the REPL compiles on its own side there.
+-define(NO_PEER, <<"This node has no Beamtalk compiler of its own (Beamtalk was attached to it with "
+                   "`beamtalk repl --node`): compile on your side with `:load FILE` in the REPL, "
+                   "and `:reload Class` to load a class's file again">>).
 -define(START_WAIT, 30000).
 -define(REQUEST_TIMEOUT, 60000).
 -define(LOG_LINES, 20).
@@ -55,7 +60,7 @@ request(Op) -> request(Op, ?REQUEST_TIMEOUT + ?START_WAIT).
 request(Op, Timeout) ->
     try gen_server:call(?SERVER, {compile, Op}, Timeout)
     catch
-        exit:{noproc, _} -> {error, <<"The compiler peer is not running on this node">>};
+        exit:{noproc, _} -> {error, ?NO_PEER};
         exit:{timeout, _} -> {error, <<"The compiler peer did not answer in time">>};
         exit:{Reason, _} ->
             {error, iolist_to_binary(io_lib:format("The compiler peer failed: ~tp", [Reason]))}

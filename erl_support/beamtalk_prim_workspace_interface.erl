@@ -15,9 +15,8 @@
     N = if is_binary(Node) -> binary_to_atom(Node, utf8); true -> Node end,
     case beamtalk_cluster:connect(N) of
         ok -> {N, S};
-        {error, Text} ->
-            beamtalk_exception:raise(runtime_error, 'WorkspaceInterface', 'connect:', Text,
-                                     <<"Nodes of a cluster share one cookie; check the name with Workspace nodes">>)
+        {error, Text, Hint} ->
+            beamtalk_exception:raise(runtime_error, 'WorkspaceInterface', 'connect:', Text, Hint)
     end;
 'connect:'(_Self, _S, Other) ->
     beamtalk_exception:raise(type_error, 'WorkspaceInterface', 'connect:',

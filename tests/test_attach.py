@@ -319,3 +319,36 @@ def test_a_repl_whose_node_had_beamtalk_unloaded_says_so(plain):
             f"server stopped): this session's bindings (u), the actors and the classes it had there are "
             f"gone. Attach again to load it anew.") in out + err
     assert "during evaluation" not in out + err
+
+
+def test_reload_of_a_class_on_an_attached_node_compiles_on_our_side(plain, tmp_path):
+    """An attached node runs no compiler peer: `:reload Counter` answered
+    `The compiler peer is not running on this node` and reloaded nothing;
+    `Counter compile:` said the same, with no way out."""
+    src = tmp_path / "counter.bt"
+    src.write_text(COUNTER)
+
+    async def scenario():
+        from beamtalk_ws.repl.core import Repl
+        from beamtalk_ws.workspace import remote
+
+        client = await remote.attach(remote.Target(plain.name, plain.cookie_file), "rl")
+        repl = Repl(client)
+        ev = lambda code: repl.evaluate(code)  # noqa: E731
+        try:
+            assert (await ev(f":load {src}")).text == "Loaded: Counter"
+            assert (await ev("c := Counter spawn. c inc; inc")).text == "2"
+            src.write_text(COUNTER.replace("self.n + 1", "self.n + 10"))
+            reloaded = (await ev(":reload Counter")).text
+            after = (await ev("c inc")).text
+            compiled = (await ev('Counter compile: "double => self.n * 2"')).text
+            return reloaded, after, compiled, repl.last_load
+        finally:
+            await client.close()
+
+    reloaded, after, compiled, last = asyncio.run(scenario())
+    assert reloaded == "Loaded: Counter"
+    assert after == "12"                       # new code, state kept
+    assert last == str(src)
+    assert ("This node has no Beamtalk compiler of its own (Beamtalk was attached to it with "
+            "`beamtalk repl --node`): compile on your side with `:load FILE`") in compiled

@@ -74,6 +74,10 @@ def print_outcome(outcome: Outcome) -> None:
         print("\u21bb " + outcome.notice, flush=True)
 
 
+#: what a node with no compiler peer answers `Class reload` (beamtalk_compiler_peer)
+_NO_PEER = "has no Beamtalk compiler of its own"
+
+
 class Repl:
     def __init__(self, client: WorkspaceClient, filename: str = "<input>"):
         self.client = client
@@ -206,7 +210,20 @@ class Repl:
         recompiles the class's source file through its compiler peer."""
         if not name.isidentifier() or not name[:1].isupper():
             return Outcome(False, f"Usage: :reload [ClassName] (not {name!r})", kind="command")
-        return await self.evaluate_code(f"{name} reload")
+        done = await self.evaluate_code(f"{name} reload")
+        if done.ok or _NO_PEER not in done.text:
+            return done
+        # A node Beamtalk was attached to (`repl --node`) has no compiler:
+        # compile the class's file here, as `:load` does there.
+        where = await self.evaluate_code(f"{name} sourceFile")
+        text = where.text
+        if not (where.ok and len(text) >= 2 and text[0] == text[-1] == '"'):
+            return done
+        last = self.last_load
+        try:
+            return await self.load(text[1:-1].replace('""', '"'), reload=True)
+        finally:
+            self.last_load = last
 
     async def test(self, arg: str, on_output: OutputCallback | None = None) -> Outcome:
         """`:test` (every TestCase subclass of the workspace) or `:test Class`."""
