@@ -225,6 +225,10 @@ do_open(StoreDir) ->
     ok = file:change_mode(StoreDir, 8#700),
     application:load(mnesia),
     ok = application:set_env(mnesia, dir, StoreDir),
+    %% A Mnesia core dump (written when Mnesia stops on a fatal error) holds
+    %% table contents, bindings among them: in the private store directory,
+    %% not in the node's current directory (the user's project).
+    ok = application:set_env(mnesia, core_dir, unicode:characters_to_list(StoreDir)),
     %% Keep the log small so a restart replays little.
     application:set_env(mnesia, dump_log_write_threshold, 5000),
     Fresh = not filelib:is_file(filename:join(StoreDir, "schema.DAT")),

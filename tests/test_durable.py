@@ -8,6 +8,7 @@ Each test uses a workspace of its own (the shared one must not be restarted).
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import signal
@@ -242,3 +243,14 @@ async def test_a_repl_that_starts_the_node_says_what_was_restored(own_ws):
     assert "Starting workspace" in r.stderr
     assert "Restored 5 bindings, 2 classes, 1 global, 0 watches" in r.stderr, r.stderr
     assert r.stdout.strip().endswith("7"), r.stdout
+
+
+async def test_a_mnesia_core_dump_would_go_to_the_private_store(repl):
+    # Mnesia writes MnesiaCore.<node>… when it stops on a fatal error; it
+    # holds table contents (bindings).  It used to land in the node's current
+    # directory, the user's project (one was once committed by mistake).
+    out = await repl.evaluate("Erlang mnesia_lib core_file")
+    assert out.ok, out.text
+    path = "".join(map(chr, json.loads(out.text.replace("#(", "[").replace(")", "]"))))
+    store = repl.client.ws.dir / "store"
+    assert os.path.commonpath([path, str(store)]) == str(store), (path, store)
