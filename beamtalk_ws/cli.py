@@ -197,14 +197,6 @@ def cmd_check(argv: list[str]) -> int:
     from beamtalk_ws.compiler.check import emit_forms, semantic_pass
     from beamtalk_ws.syntax.check import check_main
 
-    if "--emit" in argv:
-        i = argv.index("--emit")
-        if i + 1 < len(argv) and argv[i + 1] == "forms":
-            files = argv[:i] + argv[i + 2:]
-            if len(files) != 1:
-                print("beamtalk check: --emit forms needs exactly one FILE", file=sys.stderr)
-                return 2
-            return emit_forms(files[0])
     if not [a for a in argv if not a.startswith("-")]:
         # no PATH: inside a package, its sources and tests (as `build` and
         # `test` find them); outside one, check_main says a PATH is needed
@@ -213,7 +205,7 @@ def cmd_check(argv: list[str]) -> int:
         root = find_root()
         if root is not None:
             argv = [*argv, *(os.path.relpath(d) for d in (root / "src", root / "test") if d.is_dir())]
-    return check_main(argv, extra_passes=(semantic_pass,))
+    return check_main(argv, extra_passes=(semantic_pass,), emit_forms=emit_forms)
 
 
 # ---------------------------------------------------------------------------

@@ -104,8 +104,36 @@ user_class(N) ->
         beamtalk_exception:raise(runtime_error, 'WorkspaceInterface', 'bind:as:',
                                  iolist_to_binary([atom_to_binary(Name),
                                                    " is a system name and cannot be shadowed"]), nil),
+    global_name_check(Name),
     beamtalk_class:set_global(Name, Value),
     {nil, S}.
+
+%% A workspace name is read as a global (spec repl.md §5: "upper-case so it
+%% parses as a global"): any other name would be stored and never readable.
+global_name_check(Name) ->
+    Text = atom_to_binary(Name),
+    case re:run(Text, "^[A-Z][A-Za-z0-9_]*$", [{capture, none}]) of
+        match -> ok;
+        nomatch ->
+            Parts = [P || P <- re:split(Text, "[^A-Za-z0-9_]+", [{return, binary}]), P =/= <<>>],
+            Fixed = case iolist_to_binary([capitalize(P) || P <- Parts]) of
+                        <<C, _/binary>> = F when C >= $A, C =< $Z -> F;
+                        _ -> <<"Shared">>
+                    end,
+            Variable = case re:run(Text, "^[a-z_][A-Za-z0-9_]*$", [{capture, none}]) of
+                           match -> ["; a session variable is ", Text, " := aValue"];
+                           nomatch -> []
+                       end,
+            Hint = ["Workspace bind: aValue as: #", Fixed, " (then ", Fixed, " in any session)" | Variable],
+            beamtalk_exception:raise(runtime_error, 'WorkspaceInterface', 'bind:as:',
+                                     iolist_to_binary([Text, " cannot be a workspace name: it is read as a "
+                                                       "global, so it starts with an upper-case letter (A-Z), "
+                                                       "followed by letters, digits or _"]),
+                                     iolist_to_binary(Hint))
+    end.
+
+capitalize(<<C, Rest/binary>>) when C >= $a, C =< $z -> <<(C - 32), Rest/binary>>;
+capitalize(B) -> B.
 
 'unbind:'(_Self, S, Name) when is_atom(Name) ->
     case maps:is_key(Name, beamtalk_class:globals()) andalso

@@ -164,3 +164,15 @@ def test_run_entry():
     assert m.warnings == ("/p/beamtalk.toml:6: unknown key run.when (ignored)",)
     assert "[run] entry must be a Beamtalk expression" in error_of(
         '[package]\nname = "x"\nversion = "0.1.0"\n[run]\nentry = 3\n')
+
+
+def test_manifest_in_the_current_directory_is_named_as_typed(tmp_path, monkeypatch):
+    """README: a bad manifest is `beamtalk.toml:line:col: message`, the path as
+    `beamtalk build` names src/ files (relative to the current directory)."""
+    (tmp_path / "beamtalk.toml").write_text('[package]\nname = "x"\nversion = "1.0"\nfoo = 1\n')
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(PackageError) as e:
+        manifest.load(tmp_path)
+    assert str(e.value).splitlines()[0] == "beamtalk.toml:3:11: version '1.0' is not a semantic version"
+    (tmp_path / "beamtalk.toml").write_text('[package]\nname = "x"\nversion = "1.0.0"\nfoo = 1\n')
+    assert manifest.load(tmp_path).warnings == ("beamtalk.toml:4: unknown key package.foo (ignored)",)

@@ -72,6 +72,19 @@ async def test_watch_a_path_loads_it_first(repl, tmp_path):
     assert (await repl.evaluate(":watch /no/such/file.bt")).text == "File not found: /no/such/file.bt"
 
 
+async def test_watch_off_stops_a_watch_another_client_started(repl, tmp_path):
+    """The watch belongs to the workspace (README: it outlives the REPL), so a
+    later REPL's `:watch off` stops it; it answered "Not watching anything"
+    and the watch went on."""
+    d = tmp_path / "elsewhere"
+    d.mkdir()
+    assert (await repl.evaluate(f'Workspace watch: "{d}"')).ok   # as `beamtalk watch` did
+    off = await repl.evaluate(":watch off")
+    assert off.ok and off.text == f"Stopped watching {d} (started by another client)."
+    assert (await repl.evaluate("Workspace watches")).text == "#()"
+    assert (await repl.evaluate(":watch off")).text.startswith("Not watching anything")
+
+
 async def test_watch_of_a_path_with_dot_segments_reloads(repl, tmp_path):
     """`Workspace watch: "."` (or `src/../src`) used to be listed but never
     reload: the peer reported its saves under the normalized path, which the

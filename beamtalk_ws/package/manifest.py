@@ -12,6 +12,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from beamtalk_ws.shown_path import as_typed
+
 MANIFEST = "beamtalk.toml"
 
 #: names a package may not take (seed §8), with the reason shown
@@ -154,7 +156,7 @@ def _locate(text: str, table: str, key: str | None) -> tuple[int, int]:
     return 1, 1
 
 
-def _error(path: Path, text: str, line: int, col: int, message: str, hint: str | None = None) -> PackageError:
+def _error(path: Path | str, text: str, line: int, col: int, message: str, hint: str | None = None) -> PackageError:
     lines = text.split("\n")
     src = lines[line - 1] if 0 < line <= len(lines) else ""
     out = f"{path}:{line}:{col}: {message}"
@@ -178,6 +180,7 @@ def load(root: Path) -> Manifest:
 
 
 def parse(text: str, path: Path) -> Manifest:
+    shown = as_typed(str(path))   # as `beamtalk build` names the files of src/
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -185,19 +188,19 @@ def parse(text: str, path: Path) -> Manifest:
         m = re.search(r"\(at line (\d+), column (\d+)\)$", msg)
         line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
         msg = msg[: m.start()].strip() if m else msg
-        raise _error(path, text, line, col, f"invalid TOML: {msg}") from None
+        raise _error(shown, text, line, col, f"invalid TOML: {msg}") from None
     pkg = data.get("package")
     if not isinstance(pkg, dict):
         where = _locate(text, "package", None) if "package" in data else (1, 1)
-        raise _error(path, text, *where, "the manifest has no [package] table",
+        raise _error(shown, text, *where, "the manifest has no [package] table",
                      hint='start it with\n    [package]\n    name = "my_app"\n    version = "0.1.0"')
 
     def bad(key: str, message: str, hint: str | None = None) -> PackageError:
-        return _error(path, text, *_locate(text, "package", key), message, hint)
+        return _error(shown, text, *_locate(text, "package", key), message, hint)
 
     name = pkg.get("name")
     if name is None:
-        raise _error(path, text, *_locate(text, "package", None), "[package] has no name",
+        raise _error(shown, text, *_locate(text, "package", None), "[package] has no name",
                      hint='add name = "my_app" (lowercase letters, digits and underscores)')
     if not isinstance(name, str):
         raise bad("name", "package name must be a string", hint='name = "my_app"')
@@ -206,7 +209,7 @@ def parse(text: str, path: Path) -> Manifest:
         raise bad("name", problem)
     version = pkg.get("version")
     if version is None:
-        raise _error(path, text, *_locate(text, "package", None), "[package] has no version",
+        raise _error(shown, text, *_locate(text, "package", None), "[package] has no version",
                      hint='add version = "0.1.0" (major.minor.patch)')
     if not isinstance(version, str) or not _SEMVER.match(version):
         raise bad("version", f"version {version!r} is not a semantic version",
@@ -227,21 +230,21 @@ def parse(text: str, path: Path) -> Manifest:
                   hint='supervisor = "app_sup" names src/app_sup.bt, which defines a Supervisor subclass')
     run = data.get("run", {})
     if not isinstance(run, dict):
-        raise _error(path, text, *_locate(text, "", "run"), "run must be a table",
+        raise _error(shown, text, *_locate(text, "", "run"), "run must be a table",
                      hint='[run]\n    entry = "Main start"')
     entry = run.get("entry")
     if entry is not None and (not isinstance(entry, str) or not entry.strip()):
-        raise _error(path, text, *_locate(text, "run", "entry"), "[run] entry must be a Beamtalk expression in a string",
+        raise _error(shown, text, *_locate(text, "run", "entry"), "[run] entry must be a Beamtalk expression in a string",
                      hint='entry = "Main start"')
-    warnings = [f"{path}:{_locate(text, 'run', k)[0]}: unknown key run.{k} (ignored)" for k in run if k != "entry"]
-    warnings += [f"{path}:{_locate(text, 'package', k)[0]}: unknown key package.{k} (ignored)"
+    warnings = [f"{shown}:{_locate(text, 'run', k)[0]}: unknown key run.{k} (ignored)" for k in run if k != "entry"]
+    warnings += [f"{shown}:{_locate(text, 'package', k)[0]}: unknown key package.{k} (ignored)"
                 for k in pkg if k not in _PACKAGE_KEYS]
-    warnings += [f"{path}: unknown table [{k}] (ignored)" for k in data if k not in _TOP_KEYS]
+    warnings += [f"{shown}: unknown table [{k}] (ignored)" for k in data if k not in _TOP_KEYS]
     for table in ("dependencies", "dev-dependencies"):  # seed §2: reserved for a future ADR
         deps = data.get(table)
         if deps:
             names = ", ".join(deps) if isinstance(deps, dict) else str(deps)
-            warnings.append(f"{path}:{_locate(text, table, None)[0]}: [{table}] are not supported yet "
+            warnings.append(f"{shown}:{_locate(text, table, None)[0]}: [{table}] are not supported yet "
                             f"(ignored: {names}); load another package's classes with :load path/to/it/src")
     return Manifest(path.parent.resolve(), name, version, description, tuple(licenses), start,
                     entry.strip() if entry else None, tuple(warnings), supervisor)

@@ -68,7 +68,7 @@ async def watch(repl, arg: str, stop_hint: str = ":watch off stops it") -> Outco
 
     if arg == "off":
         if not repl.watched:
-            return Outcome(False, "Not watching anything (:watch [PATH] starts).", kind="command")
+            return await _unwatch_workspace(repl)
         for p in repl.watched:
             await repl.evaluate_code(f"Workspace unwatch: {bt_string(p)}")
         repl.watched = []
@@ -99,6 +99,20 @@ async def watch(repl, arg: str, stop_hint: str = ":watch off stops it") -> Outco
     if first is not None:
         return Outcome(first.ok, first.text + "\n" + note, kind=first.kind, warnings=first.warnings)
     return Outcome(True, note)
+
+
+async def _unwatch_workspace(repl) -> Outcome:
+    """`:watch off` in a REPL that started no watch: the watches belong to the
+    workspace (`beamtalk watch`, another REPL, `--watch`), so stop those."""
+    out = await repl.evaluate_code(
+        'Workspace watches inject: "" into: [:shown :p | Workspace unwatch: p. '
+        '(shown isEmpty ifTrue: [""] ifFalse: [shown ++ ", "]) ++ p]')
+    if not out.ok:
+        return out
+    text = out.text[1:-1].replace('""', '"') if out.text[:1] == '"' else out.text
+    if not text:
+        return Outcome(False, "Not watching anything (:watch [PATH] starts).", kind="command")
+    return Outcome(True, f"Stopped watching {text} (started by another client).")
 
 
 # ---------------------------------------------------------------- :changes, :flush

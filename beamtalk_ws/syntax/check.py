@@ -76,13 +76,25 @@ def check_main(
     extra_passes: Sequence[ExtraPass] = (),
     stdout=None,
     stderr=None,
+    emit_forms: Optional[Callable[[str], int]] = None,
 ) -> int:
-    """Entry point of ``beamtalk check``; returns the exit status."""
+    """Entry point of ``beamtalk check``; returns the exit status.
+
+    ``emit_forms`` comes from the compiler layer (this one cannot import it):
+    given, ``--emit forms FILE`` is offered and handed to it."""
     out = stdout or sys.stdout
     err = stderr or sys.stderr
-    ap = argparse.ArgumentParser(prog="beamtalk check", description="Check the syntax of Beamtalk .bt files.")
+    ap = argparse.ArgumentParser(
+        prog="beamtalk check",
+        description="Check Beamtalk .bt files for syntax errors"
+        + (" and semantic errors and warnings" if extra_passes else "")
+        + "; without a PATH inside a package, its src/ and test/.")
     ap.add_argument("paths", nargs="*", metavar="PATH", help=".bt files or directories")
-    ap.add_argument("--emit", choices=("ast", "source"), help="print the AST (or canonical source) of FILE")
+    if emit_forms is None:
+        ap.add_argument("--emit", choices=("ast", "source"), help="print the AST (or canonical source) of FILE")
+    else:
+        ap.add_argument("--emit", choices=("ast", "source", "forms"),
+                        help="print the AST, the canonical source or the Erlang abstract forms of FILE")
     ap.add_argument("--spans", action="store_true", help="with --emit ast: show line:col of every node")
     try:
         args = ap.parse_args(list(argv) if argv is not None else None)
@@ -99,6 +111,8 @@ def check_main(
     if args.emit and len(files) != 1:
         print("beamtalk check: --emit needs exactly one FILE", file=err)
         return 2
+    if args.emit == "forms":
+        return emit_forms(files[0])
     n_errors = 0
     n_warnings = 0
     for path in files:
