@@ -5,7 +5,7 @@
 -export(['isEven'/1, 'isOdd'/1, 'factorial'/1, 'gcd:'/2, 'lcm:'/2, 'div:'/2,
          'rem:'/2, '%'/2, '**'/2, 'bitAnd:'/2, 'bitOr:'/2, 'bitXor:'/2,
          'bitShift:'/2, 'bitNot'/1, 'timesRepeat:'/2, 'printString:'/2,
-         'isPrime'/1, 'rounded'/1, 'truncated'/1, 'floor'/1, 'ceiling'/1,
+         'isPrime'/1, 'roundTo:'/2, 'rounded'/1, 'truncated'/1, 'floor'/1, 'ceiling'/1,
          'asCharacter'/1, 'uppercase'/1, 'lowercase'/1]).
 
 'isEven'(N) -> N rem 2 =:= 0.
@@ -88,6 +88,19 @@ squares_reach(N, X, K) -> squares_reach(N, X * X rem N, K - 1).
 pow_mod(_, 0, _) -> 1;
 pow_mod(B, E, M) when E rem 2 =:= 1 -> B * pow_mod(B, E - 1, M) rem M;
 pow_mod(B, E, M) -> H = pow_mod(B, E div 2, M), H * H rem M.
+
+%% Pharo's Number>>roundTo: on an Integer: the multiple of Q nearest N,
+%% halves away from zero as Float rounded does; exact for big Integers.
+'roundTo:'(N, Q) when is_integer(Q), Q =/= 0 ->
+    A = erlang:abs(Q),
+    D = N div A,
+    Near = case 2 * erlang:abs(N rem A) >= A of
+               true when N < 0 -> D - 1;
+               true -> D + 1;
+               false -> D
+           end,
+    Near * A;
+'roundTo:'(N, Q) when is_float(Q), Q /= 0 -> round(N / Q) * Q.
 
 'rounded'(N) -> N.
 'truncated'(N) -> N.

@@ -25,6 +25,8 @@
 '>='(A, B) -> A >= B.
 
 'negated'(N) -> -N.
+%% erlang:abs(-0.0) keeps the sign (-0.0); IEEE, Pharo and Python clear it.
+'abs'(N) when is_float(N), N == 0 -> 0.0;
 'abs'(N) -> erlang:abs(N).
 'min:'(A, B) -> erlang:min(A, B).
 'max:'(A, B) -> erlang:max(A, B).
