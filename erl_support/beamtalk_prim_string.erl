@@ -152,14 +152,21 @@ empty(Sel) ->
             end
     end.
 
-%% `1e3`, `2E-2`: the float literal of spec syntax without a dot, which
-%% binary_to_float/1 refuses; it reads the same text with `.0` added.
+%% `1e3`, `2E-2`, `.5`, `-.5`, `5.`: decimal texts Python's float() and C's
+%% strtod read but binary_to_float/1 refuses (it wants digits on both sides
+%% of a dot); the same text with the missing `0`s added.
 exponent_float(T) ->
-    case re:run(T, <<"^([+-]?[0-9]+)([eE][+-]?[0-9]+)$">>, [{capture, all_but_first, binary}]) of
-        {match, [Mantissa, Exp]} ->
-            try binary_to_float(<<Mantissa/binary, ".0", Exp/binary>>) catch _:_ -> nil end;
-        nomatch -> nil
+    Re = <<"^([+-]?)([0-9]*)(?:\\.([0-9]*))?([eE][+-]?[0-9]+)?$">>,
+    case re:run(T, Re, [{capture, all_but_first, binary}]) of
+        {match, [Sign, Int, Frac | Exp]} when Int =/= <<>>; Frac =/= <<>> ->
+            Text = <<Sign/binary, (zero(Int))/binary, ".", (zero(Frac))/binary, (iolist_to_binary(Exp))/binary>>,
+            try binary_to_float(Text) catch _:_ -> nil end;
+        _ -> nil
     end.
+
+zero(<<>>) -> <<"0">>;
+zero(Digits) -> Digits.
+
 'asNumber'(S) ->
     case 'asInteger'(S) of
         nil -> 'asFloat'(S);
