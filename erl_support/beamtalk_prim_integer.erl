@@ -100,7 +100,7 @@ pow_mod(B, E, M) -> H = pow_mod(B, E div 2, M), H * H rem M.
                false -> D
            end,
     Near * A;
-'roundTo:'(N, Q) when is_float(Q), Q /= 0 -> round(N / Q) * Q.
+'roundTo:'(N, Q) when is_float(Q), Q /= 0 -> beamtalk_prim_float:'roundTo:'(N, Q).
 
 'rounded'(N) -> N.
 'truncated'(N) -> N.
