@@ -194,6 +194,18 @@ zero(Digits) -> Digits.
 '<='(A, B) -> A =< B.
 '>='(A, B) -> A >= B.
 
+%% `"abc" indexOf: $b`: a character literal is its code point (spec §7), so
+%% the hint "this one is 98 (an Integer)" left a Pharo hand puzzled; name
+%% the character and the one-character String that was meant.
+type(S, Sel, Arg) when is_integer(Arg), Arg >= 33, Arg =< 16#10FFFF, Sel =/= 'at:',
+                       Sel =/= 'take:', Sel =/= 'drop:', Sel =/= 'repeat:' ->
+    Char = unicode:characters_to_binary([Arg]),
+    Quoted = beamtalk_print:print_string(Char),
+    beamtalk_exception:raise(type_error, beamtalk_send:class_name(S), Sel,
+                             iolist_to_binary(["Type error in '", atom_to_binary(Sel, utf8), "' on String"]),
+                             iolist_to_binary(["'", atom_to_binary(Sel, utf8), "' expects a String argument; this one is ",
+                                               integer_to_binary(Arg), ", the code point of $", Char,
+                                               " (a character literal is an Integer): pass the String ", Quoted]));
 type(S, Sel, Arg) ->
     Expected = case {Sel, Arg} of
                    {'at:', _} -> "an Integer";
