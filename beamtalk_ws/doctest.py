@@ -92,6 +92,10 @@ def _display(text: str) -> str:
     return text
 
 
+#: the location a compile error starts with (`/path/doc.bt:6:3: `)
+_LOCATION = re.compile(r"^\S.*?:\d+:\d+: ")
+
+
 def matches(expected: str, ok: bool, text: str, code: str = "") -> bool:
     if ok:
         pat = _pattern(expected)
@@ -99,7 +103,9 @@ def matches(expected: str, ok: bool, text: str, code: str = "") -> bool:
     # A compile error quotes the input with a caret under it: those lines are
     # not the error text, or `{1, 2} // => {1, 2}` would pass on a parse error.
     quoted = {line.strip() for line in code.split("\n") if line.strip()}
-    text = "\n".join(line for line in text.split("\n")
+    # Nor is the `file:line:col: ` in front of a compile error: the file's path
+    # is wherever the file lies (`// => 7` matched a path holding a 7).
+    text = "\n".join(_LOCATION.sub("", line) for line in text.split("\n")
                      if line.strip() not in quoted and not (line.strip() and set(line.strip()) <= {"^"}))
     parts = [p for p in re.split(r"(?<![A-Za-z0-9_])_(?![A-Za-z0-9_])", expected) if p]
     return bool(parts) and re.search(r"[\s\S]*?".join(re.escape(p) for p in parts), text) is not None

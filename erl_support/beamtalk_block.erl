@@ -7,7 +7,7 @@
 -module(beamtalk_block).
 
 -export([value/2, arity/1, while_true/2, while_false/2, repeat/1,
-         times_repeat/2, to_do/3, to_by_do/4, value_selector/1, cull/2, test/4]).
+         times_repeat/2, times_count/1, loop_bounds/4, to_do/3, to_by_do/4, value_selector/1, cull/2, test/4]).
 
 %% @doc `aBlock value: a value: b`, with the arity checked (arity_mismatch:
 %% "Wrong number of arguments: block expects 2 but was called with 1").
@@ -94,7 +94,30 @@ times_repeat(N, Body) when is_integer(N), N > 0 ->
 times_repeat(_, _) ->
     nil.
 
+%% @doc The count of an inlined `n timesRepeat: [...]`: an Integer, as
+%% Integer>>timesRepeat: takes; anything else is the send's DNU, not a loop
+%% that silently runs no iteration (`2.5 timesRepeat:` ran none).
+times_count(N) when is_integer(N) -> N;
+times_count(N) -> beamtalk_exception:dnu(beamtalk_send:class_name(N), 'timesRepeat:').
+
+%% @doc The bounds of a `to:do:` / `to:by:do:` loop, inlined or sent, are
+%% Numbers.  Erlang's term order compares a number with anything, so
+%% `1 to: "3" do:` never stopped (every number is below every String) and
+%% `nil to: 3 do:` ran no iteration.  A receiver that is no Number gets the
+%% send's DNU (Number defines the loops), a bound or step a TypeError.
+loop_bounds(_Sel, Start, Stop, Step) when is_number(Start), is_number(Stop), is_number(Step) -> ok;
+loop_bounds(Sel, Start, _, _) when not is_number(Start) ->
+    beamtalk_exception:dnu(beamtalk_send:class_name(Start), Sel);
+loop_bounds(Sel, Start, Stop, Step) ->
+    Bad = case is_number(Stop) of true -> Step; false -> Stop end,
+    Class = beamtalk_send:class_name(Start),
+    beamtalk_rt:type_error(Class, Sel, Bad, "a Number",
+                           iolist_to_binary(["Type error in '", atom_to_binary(Sel, utf8), "' on ",
+                                             atom_to_binary(Class, utf8)])).
+
 %% @doc `a to: b do: [:i | ...]` -> nil.
+to_do(I, Stop, _Body) when not is_number(I); not is_number(Stop) ->
+    loop_bounds('to:do:', I, Stop, 1);
 to_do(I, Stop, Body) when I =< Stop ->
     value(Body, [I]),
     to_do(I + 1, Stop, Body);
@@ -104,6 +127,8 @@ to_do(_, _, _) ->
 to_by_do(_I, _Stop, 0, _Body) ->
     beamtalk_exception:raise(runtime_error, 'Integer', 'to:by:do:',
                              <<"to:by:do: step must not be zero">>, nil);
+to_by_do(I, Stop, Step, _Body) when not is_number(I); not is_number(Stop); not is_number(Step) ->
+    loop_bounds('to:by:do:', I, Stop, Step);
 to_by_do(I, Stop, Step, Body) when Step > 0, I =< Stop; Step < 0, I >= Stop ->
     value(Body, [I]),
     to_by_do(I + Step, Stop, Step, Body);

@@ -15,4 +15,15 @@
 'isInfinite'(_) -> false.
 'fractionPart'(F) -> F - trunc(F).
 'integerPart'(F) -> float(trunc(F)).
-'roundTo:'(F, Q) -> round(F / Q) * Q.
+%% Rounding to 0.01 as round(F / Q) * Q multiplies by a binary 0.01 again,
+%% and one result in eight then prints with a tail (`0.57 roundTo: 0.01` was
+%% 0.5700000000000001), though `(x roundTo: 0.01) printString` is the way to
+%% show two decimals.  Where Q is 1/N for an integer N, dividing by N gives
+%% the Float nearest the decimal instead.
+'roundTo:'(F, Q) ->
+    R = 1 / Q,
+    N = round(R),
+    case N =/= 0 andalso abs(R - N) =< 1.0e-9 * abs(R) of
+        true -> round(F * N) / N;
+        false -> round(F / Q) * Q
+    end.

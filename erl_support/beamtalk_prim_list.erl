@@ -75,7 +75,14 @@ test(B, X, Sel) -> beamtalk_block:test(B, [X], 'List', Sel).
 'reversed'(L) -> lists:reverse(L).
 'reverse'(L) -> lists:reverse(L).
 'sort'(L) -> lists:sort(L).
-'sort:'(L, B) -> lists:sort(fun(X, Y) -> beamtalk_block:test(B, [X, Y], 'List', 'sort:') end, L).
+%% lists:sort/2 is stable only for an ordering that answers true on ties;
+%% Pharo's and Python's hands write `a < b`, which reversed equal elements
+%% (sorting records by a key put the last of each key first).  X goes
+%% before Y unless the block says Y strictly precedes it: stable for `<`
+%% and `<=` alike.
+'sort:'(L, B) ->
+    Before = fun(X, Y) -> beamtalk_block:test(B, [X, Y], 'List', 'sort:') end,
+    lists:sort(fun(X, Y) -> Before(X, Y) orelse not Before(Y, X) end, L).
 'indexOf:'(L, X) -> index_of(L, X, 1).
 index_of([], _, _) -> nil;
 index_of([Y | T], X, I) -> case Y == X of true -> I; false -> index_of(T, X, I + 1) end.

@@ -4,6 +4,9 @@
 -module(beamtalk_prim_number).
 
 -compile({no_auto_import, [abs/1]}).
+
+%% The largest Integer float/1 converts (the largest finite Float).
+-define(FLOAT_INT_MAX, 179769313486231570814527423731704356798070567525844996598917476803157260780028538760589558632766878171540458953514382464234321326889464182768467546703537516986049910576551282076245490090389328944075868508455133942304583236903222948165808559332123348274797826204144723168738177180919299881250404026184124858368).
 -export(['+'/2, '-'/2, '*'/2, '/'/2, '<'/2, '>'/2, '<='/2, '>='/2,
          'negated'/1, 'abs'/1, 'min:'/2, 'max:'/2, 'between:and:'/3,
          'isZero'/1, 'isPositive'/1, 'isNegative'/1, 'sign'/1, 'asFloat'/1,
@@ -22,6 +25,8 @@
 '>='(A, B) -> A >= B.
 
 'negated'(N) -> -N.
+%% erlang:abs(-0.0) keeps the sign (-0.0); IEEE, Pharo and Python clear it.
+'abs'(N) when is_float(N), N == 0 -> 0.0;
 'abs'(N) -> erlang:abs(N).
 'min:'(A, B) -> erlang:min(A, B).
 'max:'(A, B) -> erlang:max(A, B).
@@ -37,6 +42,7 @@
 'asInteger'(N) -> trunc(N).
 'asNumber'(N) -> N.
 'asString'(N) -> beamtalk_print:base_print_string(N).
+'sqrt'(N) when is_integer(N), N > ?FLOAT_INT_MAX -> big_sqrt(N);
 'sqrt'(N) when N >= 0 -> math:sqrt(N);
 'sqrt'(N) -> outside(sqrt, ">= 0", N).
 'squared'(N) -> N * N.
@@ -46,12 +52,16 @@
     Class = beamtalk_send:class_name(A),
     beamtalk_rt:type_error(Class, 'raisedTo:', B, "a Number",
                            iolist_to_binary(["Type error in 'raisedTo:' on ", atom_to_binary(Class, utf8)])).
+'ln'(N) when is_integer(N), N > ?FLOAT_INT_MAX -> big_log(fun math:log/1, math:log(2), N);
 'ln'(N) when N > 0 -> math:log(N);
 'ln'(N) -> outside(ln, "> 0", N).
+'log'(N) when is_integer(N), N > ?FLOAT_INT_MAX -> big_log(fun math:log/1, math:log(2), N);
 'log'(N) when N > 0 -> math:log(N);
 'log'(N) -> outside(log, "> 0", N).
+'log10'(N) when is_integer(N), N > ?FLOAT_INT_MAX -> big_log(fun math:log10/1, math:log10(2), N);
 'log10'(N) when N > 0 -> math:log10(N);
 'log10'(N) -> outside(log10, "> 0", N).
+'log2'(N) when is_integer(N), N > ?FLOAT_INT_MAX -> big_log(fun math:log2/1, 1, N);
 'log2'(N) when N > 0 -> math:log2(N);
 'log2'(N) -> outside(log2, "> 0", N).
 'exp'(N) -> math:exp(N).
@@ -59,6 +69,41 @@
 'cos'(N) -> math:cos(N).
 'tan'(N) -> math:tan(N).
 'reciprocal'(N) -> 1 / N.
+
+%% Integers beyond the largest Float (about 1.8e308) cannot go through
+%% math: (`float/1` fails with a bare badarith), yet their square roots
+%% and logarithms are ordinary Floats: take them exactly on the Integer.
+big_sqrt(N) ->
+    R = isqrt(N, N bsr (bit_length(N) div 2)),
+    try float(R)
+    catch error:badarg ->
+        beamtalk_exception:raise(runtime_error, 'Integer', sqrt,
+                                 iolist_to_binary(["sqrt of ", digits_text(N),
+                                                   " is too large for a Float"]), nil)
+    end.
+
+%% A long Integer in a message: its first and last ten digits and its length.
+digits_text(N) ->
+    D = integer_to_binary(N),
+    <<First:10/binary, _/binary>> = D,
+    Last = binary:part(D, byte_size(D) - 10, 10),
+    [First, <<"…"/utf8>>, Last, " (", integer_to_binary(byte_size(D)), " digits)"].
+
+%% Newton's iteration from above converges to floor(sqrt(N)).
+isqrt(N, X) ->
+    Y = (X + N div X) div 2,
+    if Y >= X -> X; true -> isqrt(N, Y) end.
+
+%% log N = log(N / 2^K) + K log 2, with N / 2^K well inside the Float range
+%% (Log is the logarithm to the base wanted, Log2 its value at 2).
+big_log(Log, Log2, N) ->
+    K = bit_length(N) - 1000,
+    Log(N bsr K) + K * Log2.
+
+bit_length(N) -> bit_length(N, 0).
+bit_length(0, L) -> L;
+bit_length(N, L) when N >= 1 bsl 64 -> bit_length(N bsr 64, L + 64);
+bit_length(N, L) -> bit_length(N bsr 1, L + 1).
 
 ipow(_, 0, Acc) -> Acc;
 ipow(A, B, Acc) when B rem 2 =:= 1 -> ipow(A * A, B div 2, Acc * A);

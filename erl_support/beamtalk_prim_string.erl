@@ -152,14 +152,21 @@ empty(Sel) ->
             end
     end.
 
-%% `1e3`, `2E-2`: the float literal of spec syntax without a dot, which
-%% binary_to_float/1 refuses; it reads the same text with `.0` added.
+%% `1e3`, `2E-2`, `.5`, `-.5`, `5.`: decimal texts Python's float() and C's
+%% strtod read but binary_to_float/1 refuses (it wants digits on both sides
+%% of a dot); the same text with the missing `0`s added.
 exponent_float(T) ->
-    case re:run(T, <<"^([+-]?[0-9]+)([eE][+-]?[0-9]+)$">>, [{capture, all_but_first, binary}]) of
-        {match, [Mantissa, Exp]} ->
-            try binary_to_float(<<Mantissa/binary, ".0", Exp/binary>>) catch _:_ -> nil end;
-        nomatch -> nil
+    Re = <<"^([+-]?)([0-9]*)(?:\\.([0-9]*))?([eE][+-]?[0-9]+)?$">>,
+    case re:run(T, Re, [{capture, all_but_first, binary}]) of
+        {match, [Sign, Int, Frac | Exp]} when Int =/= <<>>; Frac =/= <<>> ->
+            Text = <<Sign/binary, (zero(Int))/binary, ".", (zero(Frac))/binary, (iolist_to_binary(Exp))/binary>>,
+            try binary_to_float(Text) catch _:_ -> nil end;
+        _ -> nil
     end.
+
+zero(<<>>) -> <<"0">>;
+zero(Digits) -> Digits.
+
 'asNumber'(S) ->
     case 'asInteger'(S) of
         nil -> 'asFloat'(S);
@@ -187,6 +194,18 @@ exponent_float(T) ->
 '<='(A, B) -> A =< B.
 '>='(A, B) -> A >= B.
 
+%% `"abc" indexOf: $b`: a character literal is its code point (spec §7), so
+%% the hint "this one is 98 (an Integer)" left a Pharo hand puzzled; name
+%% the character and the one-character String that was meant.
+type(S, Sel, Arg) when is_integer(Arg), Arg >= 33, Arg =< 16#10FFFF, Sel =/= 'at:',
+                       Sel =/= 'take:', Sel =/= 'drop:', Sel =/= 'repeat:' ->
+    Char = unicode:characters_to_binary([Arg]),
+    Quoted = beamtalk_print:print_string(Char),
+    beamtalk_exception:raise(type_error, beamtalk_send:class_name(S), Sel,
+                             iolist_to_binary(["Type error in '", atom_to_binary(Sel, utf8), "' on String"]),
+                             iolist_to_binary(["'", atom_to_binary(Sel, utf8), "' expects a String argument; this one is ",
+                                               integer_to_binary(Arg), ", the code point of $", Char,
+                                               " (a character literal is an Integer): pass the String ", Quoted]));
 type(S, Sel, Arg) ->
     Expected = case {Sel, Arg} of
                    {'at:', _} -> "an Integer";

@@ -54,6 +54,11 @@ def test_matching():
     parse_error = "x.bt:1:1: Unexpected token: expected expression, found {\n    {1, 2}\n    ^"
     assert not matches("{1, 2}", False, parse_error, "{1, 2}")
     assert matches("found {", False, parse_error, "{1, 2}")
+    # nor is the location in front of it: `3 + // => 7` passed when the file's
+    # path held a 7 (pytest's /tmp/pytest-of-root/pytest-733/…)
+    located = "/tmp/pytest-733/doc.bt:6:3: Unexpected token: expected expression, found +\n    3 +\n      ^"
+    assert not matches("7", False, located, "3 +")
+    assert matches("found +", False, located, "3 +")
 
 
 def test_beamtalk_test_runs_doc_files_beside_test_cases(bt_home, tmp_path):

@@ -51,6 +51,7 @@ def test_runtime_provides_every_abi_function(ebin):
         "user_error": 2, "raise": 5, "print_string": 1, "display_string": 1, "concat": 2,
         "array_from_list": 1, "association": 2, "call": 3, "no_match": 1, "make_ref": 0,
         "info": 1, "add_method": 4, "elements": 1, "cell": 2, "cell_run": 2, "state_kept": 4, "invoke": 3, "missing_field": 2,
+        "times_count": 1, "loop_bounds": 4,
     }
     pairs = sorted({v for k, v in vars(runtime_abi).items()
                     if k.isupper() and isinstance(v, tuple) and len(v) == 2})

@@ -216,6 +216,10 @@ class Inliner:
     def times_repeat(self, node, body, ctx):
         line = line_of(node)
         count = self.gen.gen(node.receiver, body, ctx)
+        if not isinstance(node.receiver, ast.IntegerLit):
+            # a Float, String or nil count ran no iteration where the send
+            # says `Float does not understand 'timesRepeat:'`
+            count = rt(R.TIMES_COUNT, [count], line)
         block = node.arguments[0]
         w = self.threaded([block], body, ctx, line)
         name = self.gen.fresh("Loop")
@@ -238,6 +242,13 @@ class Inliner:
         start = self.gen.gen(node.receiver, body, ctx)
         stop = body.bind(self.gen.gen(node.arguments[0], body, ctx), line)
         step = body.bind(self.gen.gen(step_node, body, ctx), line) if step_node is not None else F.integer(1, line)
+        numbers = (ast.IntegerLit, ast.FloatLit)
+        if not all(isinstance(n, numbers) for n in (node.receiver, node.arguments[0], step_node or node.receiver)):
+            # Erlang's term order compares a number with anything: `1 to: "3"`
+            # never stopped, `nil to: 3` ran no iteration; check as the send does
+            start = body.bind(start, line)
+            sel = "to:do:" if step_node is None else "to:by:do:"
+            body.add(rt(R.LOOP_BOUNDS, [F.atom(sel, line), start, stop, step], line))
         w = self.threaded([block], body, ctx, line)
         name = self.gen.fresh("Loop")
 

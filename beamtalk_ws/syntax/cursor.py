@@ -153,6 +153,12 @@ TUPLE_HINT = (
     "(braces only match tuples, in match: patterns)"
 )
 
+#: `"{{x}}"`, Python's f-string escape: spec syntax §2.3 has `\{` instead
+DOUBLED_BRACE_HINT = (
+    "`{{` is not an escaped brace in Beamtalk (as in Python's f-strings): `{` starts an "
+    "interpolation; write `\\{` for a literal brace (the backslash stays in the String)"
+)
+
 
 class ParseError(Exception):
     """Internal: aborts the current statement; caught at a recovery point."""
@@ -271,6 +277,8 @@ class Cursor:
         if k is K_PIPE:
             # after a value on the same line it is Pharo's `|` (or)
             hint = teaching.OR_HINT if i > 0 and K[i - 1] in _VALUE_ENDS and not self.NL[i] else TEMPORARIES_HINT
+        elif k is K_LBRACE and i > 0 and K[i - 1] in (K_STR_START, K_STR_SEG) and self.E[i - 1] == self.S[i]:
+            hint = DOUBLED_BRACE_HINT
         elif k is K_LBRACE:
             hint = TUPLE_HINT
         elif k is K_PERIOD and i > 0 and K[i - 1] is K_BANG:
