@@ -650,6 +650,13 @@ class ExpressionParser(Cursor):
                     break
                 if not sep and not NL[i] and not isinstance(st, A.Expect) or k is K_EOF:
                     self.i = i
+                    if k is K_PIPE and not params and all(K[j] is K_IDENT for j in range(start + 1, i)):
+                        # `[e | e * 2]`: block parameters without their colons
+                        names = " ".join(":" + V[j] for j in range(start + 1, i))
+                        hint = f"block parameters start with a colon: [{names} | ...]"
+                        if i == start + 2:  # `[a | b]` may be Pharo's or as well
+                            hint += "; `|` is not an operator in Beamtalk: for or, write `a or: [b]`"
+                        self.error("Expected ']' to close block", i, hint)
                     self.close_error("Expected ']' to close block", i)
         self.i = i
         self.depth -= 1
