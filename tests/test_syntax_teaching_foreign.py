@@ -38,6 +38,7 @@ def first(src):
         ("Erlang lists:seq(1, 5)", "`seq(a, b)` is not a call", 19, "Erlang lists seq: 1 with: 5"),
         ("#(1, 2) collect: [e | e * 2]", "Expected ']' to close block", 21, "[:e | ...]"),
         ("#(1, 2) inject: 0 into: [a b | a + b]", "Expected ']' to close block", 30, "[:a :b | ...]"),
+        ("spawn(fun() -> ok end)", "Expected ')' to close parentheses", 10, "a block is the function"),
     ],
 )
 def test_syntax_of_other_languages_gets_the_beamtalk_way(src, message, col, hint):
@@ -63,6 +64,7 @@ def test_syntax_of_other_languages_gets_the_beamtalk_way(src, message, col, hint
         ("ok", "#ok"),
         ("self", "no receiver"),
         ("frobnicate(3)", "no function calls `frobnicate(...)`"),
+        ('f"hello {x}"', "interpolates by itself"),
     ],
 )
 def test_words_of_other_languages_get_a_hint(src, hint):
@@ -81,3 +83,34 @@ def test_a_beamtalk_word_that_looks_foreign_is_not_taught():
     """`print := 3` is an assignment: no hint about print functions."""
     _m, ds = parse_with_diagnostics("print := 3. print + 1", "<input>")
     assert ds == []
+
+
+def test_a_pharo_comment_in_a_class_body_is_named_a_string():
+    """It used to end the class, and the method below was "outside a class"."""
+    src = 'Object subclass: Cmt\n  "A comment, Pharo style"\n  foo => 1\n'
+    _m, ds = parse_with_diagnostics(src, "cmt.bt")
+    assert len(ds) == 1 and ds[0].message.startswith("A String is not a comment")
+    assert (ds[0].span.line, ds[0].span.col) == (2, 3) and "//" in ds[0].hint
+
+
+def test_a_string_after_a_class_at_the_repl_is_still_a_statement():
+    """Spec §7.4: with no method below it the String ends the class, as before."""
+    m, ds = parse_with_diagnostics('Object subclass: Cmt2\n  "just a string"', "<input>")
+    assert ds == [] and len(m.items) == 2
+
+
+def test_pharo_instance_variable_names_in_a_class_body_names_state():
+    src = "Object subclass: P2\n  instanceVariableNames: 'a b'\n  foo => 1\n"
+    d = first(src)
+    assert (d.span.line, d.span.col) == (2, 3) and "state: balance = 0" in d.hint
+
+
+def test_a_call_on_a_method_line_says_the_rest_is_outside_the_class():
+    """`greet: name => print("Hello " + name)`: by spec §7.4 the `(...)` is a
+    top-level statement, where `name` is undefined; the hint says why."""
+    from beamtalk_ws.compiler.check import semantic_pass
+    src = 'Object subclass: Greeter\n  greet: name =>\n    print("Hello " + name)\n'
+    m, _ = parse_with_diagnostics(src, "py.bt")
+    ds = semantic_pass(m, src, "py.bt")
+    assert [(d.span.line, d.span.col) for d in ds] == [(3, 5), (3, 22)]
+    assert "printNl" in ds[0].hint and "outside the class" in ds[1].hint

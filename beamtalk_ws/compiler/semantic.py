@@ -137,8 +137,23 @@ def with_slot_hints(diagnostics, items, table=None, source=None) -> list:
                 # `print(x)`, `return x`, `null`: a word of another language
                 d = Diagnostic(d.message, d.span, d.severity,
                                teaching_foreign.undefined_name(name, source, d.span.end))
+            if d.hint is None and _after_class_on_its_line(d.span.start, items, source):
+                d = Diagnostic(d.message, d.span, d.severity,
+                               "this is outside the class: a second statement on a method's line ends the "
+                               "method and the class (spec syntax §7.4); separate statements with `.`")
         out.append(d)
     return out
+
+
+def _after_class_on_its_line(offset: int, items, source) -> bool:
+    """Is ``offset`` in a top-level statement that starts on the line a
+    class definition ends on (``greet: n => print("hi " + n)``)?"""
+    if source is None:
+        return False
+    for prev, item in zip(items, items[1:]):
+        if isinstance(prev, ast.ClassDef) and item.span.start <= offset < item.span.end:
+            return "\n" not in source[prev.span.end : item.span.start]
+    return False
 
 
 def _slot_hint(name, cls, class_side, slots, cvars):

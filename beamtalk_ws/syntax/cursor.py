@@ -405,6 +405,9 @@ class Cursor:
             if line != table.line_col(self.S[i])[0]:
                 hint = f"the `{self.tok_text(opener)}` opened at line {line}, column {col} is not closed"
         K = self.K
+        if K[i] is K_LPAREN and K[i - 1] is K_IDENT and self.E[i - 1] == self.S[i]:
+            # `spawn(fun() -> ok end)`: a function call of another language
+            hint = teaching_foreign.undefined_name(self.V[i - 1], self.source, self.E[i - 1]) or hint
         if i > 0 and K[i - 1] in _VALUE_ENDS and not self.NL[i]:
             # `[:x | a | b]`, `(a & b)`: an operator of another Smalltalk
             # ended the statement; teach it as at top level

@@ -30,6 +30,7 @@ from .cursor import (
     K_LBRACKET,
     K_PERIOD,
     K_PIPE,
+    K_STRING,
     Optional,
     ParseError,
 )
@@ -265,6 +266,16 @@ class DeclarationParser(LiteralParser):
                     continue
                 if k is K_IDENT and self.NL[i] and not self.at_col1(i) and (self.NL[i + 1] or K[i + 1] is K_EOF):
                     self.missing_arrow(i)
+                if k is K_STRING and self.NL[i] and not self.at_col1(i) and self.NL[i + 1] \
+                        and not self.at_col1(i + 1) and (self.method_def_at(i + 1) >= 0
+                                                         or (K[i + 1] is K_KEYWORD and V[i + 1] == "state:")):
+                    # ``"A comment"`` on its own line, as Pharo writes one: by
+                    # spec §7.4 it ends the class and the method below it
+                    # would stand outside; say what the line is instead
+                    self.report("A String is not a comment: a class body holds state:, classState: and methods",
+                                i, hint="comments start with // (/// above a method documents it)")
+                    self.i = i + 1
+                    continue
                 break
         finally:
             self.in_class, self.base, self.in_method = saved

@@ -67,6 +67,8 @@ def undefined_name(name: str, source: Optional[str], end: int) -> Optional[str]:
     hint = _WORDS.get(name)
     if hint is not None:
         return hint
+    if source is not None and name in ("f", "s", "r", "b") and source[end : end + 1] in ('"', "'"):
+        return 'a String interpolates by itself: "hello {x}" (no f prefix)'
     if source is not None and source[end : end + 1] == "(":
         return (f"Beamtalk has no function calls `{name}(...)`: send a message to a receiver "
                 f"(x {name}, x {name}: y), or call Erlang as Erlang lists reverse: #(1, 2)")
