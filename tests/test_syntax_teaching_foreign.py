@@ -38,6 +38,7 @@ def first(src):
         ("Erlang lists:seq(1, 5)", "`seq(a, b)` is not a call", 19, "Erlang lists seq: 1 with: 5"),
         ("#(1, 2) collect: [e | e * 2]", "Expected ']' to close block", 21, "[:e | ...]"),
         ("#(1, 2) inject: 0 into: [a b | a + b]", "Expected ']' to close block", 30, "[:a :b | ...]"),
+        ("p x := 5", "Assignment target must be", 1, "`p x: value`"),
         ("spawn(fun() -> ok end)", "Expected ')' to close parentheses", 10, "a block is the function"),
     ],
 )

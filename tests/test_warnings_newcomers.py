@@ -28,6 +28,8 @@ def warned(src, bound=frozenset()):
         ('"a comment" 3 + 4', "1:1", "A String on its own is not a comment", "comments start with //"),
         ("Object subclass: NwPt\n  state: x = 0\n  setX: v => x := v", "3:14", "Variable `x` is assigned but never used",
          "a method sets it with self.x := ..."),
+        ("Object subclass: NwCm\n  state: x = 1\n  class make => self.x", "3:17",
+         "`x` is a field of each NwCm instance: in a class-side method self is the class", "self new x"),
     ],
 )
 def test_silent_newcomer_code_is_warned(src, where, text, hint):
@@ -48,6 +50,7 @@ def test_silent_newcomer_code_is_warned(src, where, text, hint):
         '"text"\n3 + 4',
         "xs := #(1, 2). xs at: 1",
         "b := [1]. b value",
+        "Object subclass: NwCv\n  state: x = 1\n  classState: x = 2\n  class make => self.x",
         "xs := #(1). xs add: 3   // => #(1, 3)\nxs",  # a doctest line shows the answer
     ],
 )

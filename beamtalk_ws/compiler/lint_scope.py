@@ -80,6 +80,7 @@ def class_variable_reads(cdef, out: list) -> None:
     of the class and no slot: an instance has no such field (spec semantics
     §3.5: instances reach class variables through class-side methods), so
     the read fails when it runs."""
+    _instance_fields_on_class_side(cdef, out)
     cvars = {d.name for d in cdef.class_state} - {d.name for d in cdef.state}
     if not cvars:
         return
@@ -95,3 +96,25 @@ def class_variable_reads(cdef, out: list) -> None:
                         n.span, severity="warning",
                         hint=f"read it in a class-side method (class {n.name} => self.{n.name}) and ask the "
                              f"class: self class {n.name}"))
+
+
+def _instance_fields_on_class_side(cdef, out: list) -> None:
+    """`class make => self.x` where `x` is a `state:` field and no class
+    variable: on the class side `self` is the class, which has no such
+    field, so the read answers nil (probe-teach: it was silent)."""
+    fields = {d.name for d in cdef.state} - {d.name for d in cdef.class_state}
+    if not fields:
+        return
+    for m in cdef.methods:
+        if not m.class_side:
+            continue
+        for st in m.body:
+            for n in st.walk():
+                if (isinstance(n, ast.FieldAccess) and n.name in fields and isinstance(n.receiver, ast.Variable)
+                        and n.receiver.name == "self"):
+                    out.append(Diagnostic(
+                        f"`{n.name}` is a field of each {cdef.name} instance: in a class-side method self is "
+                        f"the class, which has no `{n.name}`",
+                        n.span, severity="warning",
+                        hint=f"make an instance and ask it (self new {n.name}), or declare a class variable "
+                             f"with classState: {n.name} = ..."))

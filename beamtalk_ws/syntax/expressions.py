@@ -175,7 +175,13 @@ class ExpressionParser(Cursor):
             k = K[self.i]
         if k is K_ASSIGN:
             if not isinstance(lhs, _TARGETS):
-                self.error("Assignment target must be an identifier or field access", span=lhs.span)
+                hint = None
+                if isinstance(lhs, A.UnarySend) and isinstance(lhs.receiver, A.Variable):
+                    # `p x := 3`, as a setter of other languages
+                    r, f = lhs.receiver.name, lhs.selector
+                    hint = (f"send a setter, `{r} {f}: value` (a method `{f}: v => self.{f} := v`), "
+                            f"or write `self.{f} := value` inside a method of the class")
+                self.error("Assignment target must be an identifier or field access", span=lhs.span, hint=hint)
             self.i += 1
             self.depth += 1
             self.base += 1  # statement level still (see the fast path above)
