@@ -261,6 +261,14 @@ for_class('Character class', Sel) when Sel =:= cr; Sel =:= lf; Sel =:= tab; Sel 
     %% a Character is its code point (spec syntax 2.5)
     <<"a Character is its code point, an Integer: $\\n is 10, $\\t 9, $  32 (Character value: 10); "
       "for a line break in output send Transcript cr">>;
+for_class('Stream', Sel) when Sel =:= next; Sel =:= 'next:'; Sel =:= upToEnd; Sel =:= atEnd;
+                             Sel =:= 'nextPutAll:'; Sel =:= 'nextPut:'; Sel =:= contents; Sel =:= skip ->
+    %% Pharo's positionable streams: a Beamtalk Stream is lazy and immutable
+    <<"a Stream is a lazy sequence, not a position: take: n answers the first n elements, asList all of "
+      "them, drop: n the rest; text is built with ++ or Transcript show:">>;
+for_class('TranscriptStream', Sel) when Sel =:= newLine; Sel =:= newline; Sel =:= nl; Sel =:= lf;
+                                       Sel =:= crlf; Sel =:= println ->
+    <<"cr writes a line break (Transcript show: \"text\"; cr)">>;
 for_class(_, _) -> nil.
 
 %% Selectors of Pharo and Squeak (and Python) that Beamtalk spells

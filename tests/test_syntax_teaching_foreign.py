@@ -115,3 +115,8 @@ def test_a_call_on_a_method_line_says_the_rest_is_outside_the_class():
     ds = semantic_pass(m, src, "py.bt")
     assert [(d.span.line, d.span.col) for d in ds] == [(3, 5), (3, 22)]
     assert "printNl" in ds[0].hint and "outside the class" in ds[1].hint
+
+
+def test_a_method_body_at_column_0_says_to_indent_it():
+    d = first("Object subclass: Ind\n  bar =>\n1 + 2")
+    assert d.message == "Method `bar` has an empty body" and "indent the body" in d.hint

@@ -525,11 +525,11 @@ class DeclarationParser(LiteralParser):
         body_end = self.E[arrow]
         try:
             if self.body_ends_at(self.i):
-                self.report(
-                    f"Method `{selector}` has an empty body",
-                    arrow,
-                    hint="use `self subclassResponsibility` or `self notImplemented`",
-                )
+                hint = "use `self subclassResponsibility` or `self notImplemented`"
+                if K[self.i] is not K_EOF and self.NL[self.i] and self.at_col1(self.i):
+                    # the body was written at column 0, which ends the class (spec §7.4)
+                    hint = "indent the body under the method: a line at column 0 ends the method and the class"
+                self.report(f"Method `{selector}` has an empty body", arrow, hint=hint)
                 return (), body_end
             while True:
                 i = self.i
