@@ -9,9 +9,20 @@
 hint(Name) ->
     N = if is_atom(Name) -> atom_to_binary(Name, utf8); true -> Name end,
     case elsewhere(N) of
-        nil -> nearest(N);
+        nil ->
+            case nearest(N) of
+                nil -> variable_like(N);
+                Near -> Near
+            end;
         Text -> Text
     end.
+
+%% `X = 1`, `Acc + 1`: an Erlang variable (upper-case, short) read as a class.
+variable_like(N) when byte_size(N) =< 3 ->
+    Lower = string:lowercase(N),
+    <<"no class is named ", N/binary, ": a name starting with an upper-case letter is a class; a variable "
+      "starts with a lower-case letter and is assigned with := (", Lower/binary, " := 1)">>;
+variable_like(_) -> nil.
 
 %% Classes of Pharo and Squeak that Beamtalk spells differently.
 elsewhere(<<"OrderedCollection">>) ->
@@ -30,6 +41,13 @@ elsewhere(S) when S =:= <<"ReadStream">>; S =:= <<"WriteStream">>; S =:= <<"Read
     <<"streams come from their collection: #(1, 2, 3) stream, \"text\" stream">>;
 elsewhere(S) when S =:= <<"Date">>; S =:= <<"Time">>; S =:= <<"DateAndTime">>; S =:= <<"Timestamp">> ->
     <<"dates and times are DateTime values (DateTime now)">>;
+elsewhere(S) when S =:= <<"None">>; S =:= <<"Null">>; S =:= <<"NULL">>; S =:= <<"Nil">>;
+                  S =:= <<"Undefined">> ->
+    <<"the missing value is nil (lower case), an UndefinedObject">>;
+elsewhere(S) when S =:= <<"Math">>; S =:= <<"Maths">> ->
+    <<"arithmetic is sent to the numbers themselves (2 sqrt, 3 max: 4, x abs); Erlang math pi for constants">>;
+elsewhere(S) when S =:= <<"Console">>; S =:= <<"System.out">>; S =:= <<"Stdout">> ->
+    <<"print with x printNl, or write text with Transcript show: \"text\"; cr">>;
 elsewhere(_) -> nil.
 
 %% A known class or global whose name differs only in case, or by at most

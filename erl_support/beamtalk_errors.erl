@@ -71,6 +71,10 @@ wrap2(error, function_clause, Stack) ->
             exception(runtime_error, undefined, undefined, <<"function_clause">>, nil,
                       #{reason => function_clause})
     end;
+wrap2(error, badarith, Stack) ->
+    %% the spec's message, with a hint naming the operands (beamtalk_arith_hint)
+    exception(runtime_error, undefined, undefined, <<"badarith">>, beamtalk_arith_hint:hint(Stack),
+              #{reason => badarith});
 wrap2(error, Reason, _Stack) ->
     exception(runtime_error, undefined, undefined, term_text(Reason), nil, #{reason => Reason});
 wrap2(exit, Reason, _Stack) ->

@@ -27,8 +27,15 @@ new(ClassName, Map) when is_map(Map) ->
     maps:merge(instantiate(ClassName), maps:remove(?CK, Map));
 new(ClassName, _NotMap) ->
     check_instantiable(ClassName, 'new:'),
+    %% `Array new: 3` (Pharo's sized collection): new: takes field values
+    Name = atom_to_binary(ClassName, utf8),
+    Hint = case beamtalk_class:inherits_from(ClassName, 'Collection') of
+               true -> <<"new: sets fields from a Dictionary; a collection is made from its elements: ",
+                         Name/binary, " withAll: #(1, 2, 3)">>;
+               _ -> <<"new: sets fields from a Dictionary: ", Name/binary, " new: #{#field => value}">>
+           end,
     beamtalk_exception:raise(type_error, ClassName, 'new:',
-                             <<"new: expects a Dictionary argument">>, nil).
+                             <<"new: expects a Dictionary argument">>, Hint).
 
 %% @doc A fresh instance with every field at its default (no checks).
 instantiate(ClassName) ->
@@ -85,11 +92,20 @@ field_at(#{?CK := C} = V, Name) ->
                                       iolist_to_binary([atom_to_binary(C, utf8), " has no field '",
                                                         field_text(Name), "'"]), nil)
     end;
-field_at(V, _Name) ->
+field_at(V, Name) ->
     C = beamtalk_send:class_name(V),
+    %% `items.length`, `x.toString` (a method call in other languages) is
+    %% field access here: the hint shows the message send
+    Hint = case is_atom(Name) of
+               true ->
+                   N = atom_to_binary(Name, utf8),
+                   iolist_to_binary(["x.", N, " reads a field, and ", beamtalk_rt:article(C), " has none: "
+                                     "to send the message ", N, " write x ", N, " (a space, no dot)"]);
+               false -> nil
+           end,
     beamtalk_exception:raise(immutable_value, C, 'fieldAt:',
                              iolist_to_binary(["Cannot call 'fieldAt:' on ", atom_to_binary(C, utf8),
-                                               " (primitive values have no fields)"]), nil).
+                                               " (primitive values have no fields)"]), Hint).
 
 %% @doc `x fieldAt: #slot put: v`: values are immutable; a class object sets
 %% one of its class variables (see field_at/2).

@@ -2,7 +2,7 @@
 %% Erlang operation expresses the Beamtalk meaning.
 -module(beamtalk_rt).
 -export([concat/2, array_from_list/1, association/2, out_of_bounds/4, elements/1, cell/2, cell_run/2,
-         state_kept/4, type_error/5, arg_text/1]).
+         state_kept/4, type_error/5, arg_text/1, article/1]).
 
 %% @doc `a ++ b`: list append for lists, binary concatenation for strings.
 %% A List followed by anything but a List is a type error: Erlang's `++`
@@ -35,9 +35,14 @@ association(K, V) ->
 
 %% @doc Raise the index_out_of_bounds error of a 1-based collection.
 out_of_bounds(Class, Sel, I, Size) ->
+    %% `xs at: 0`, `xs at: -1`: indexes of other languages
+    Hint = case is_integer(I) andalso I =< 0 of
+               true -> <<"indexes start at 1: the first element is at: 1 and the last at: size (or first and last)">>;
+               false -> nil
+           end,
     beamtalk_exception:raise(index_out_of_bounds, Class, Sel,
                              iolist_to_binary(io_lib:format("Index ~tp out of bounds for ~ts of size ~b",
-                                                            [I, Class, Size])), nil).
+                                                            [I, Class, Size])), Hint).
 
 %% @doc A primitive given an argument of the wrong class: the message keeps
 %% the spec's form (`Type error in 'at:' on List`), the hint says what the

@@ -4,12 +4,19 @@
 %% closest to a misspelt one (`lenght` -> `length`).  Only the error path
 %% calls it, so it may look through the class's whole method table.
 -module(beamtalk_selector_hint).
--export([hint/2, default/0]).
+-export([hint/2, default/0, generic/1]).
 
 -define(DEFAULT, <<"Check spelling or use 'respondsTo:' to verify method exists">>).
 
 %% @doc The hint of a DNU nothing better is known for.
 default() -> ?DEFAULT.
+
+%% @doc Is this a hint that names no selector (the default, or the one for a
+%% nil receiver)?  A test report leaves those out: its line already says
+%% which object did not understand what.
+generic(?DEFAULT) -> true;
+generic(<<"the receiver is nil: ", _/binary>>) -> true;
+generic(_) -> false.
 
 -spec hint(atom(), atom()) -> binary().
 hint('String', Sel) when Sel =:= isLetter; Sel =:= isDigit; Sel =:= isVowel;
@@ -83,7 +90,45 @@ hint_for2(Label, Sel) ->
 near(Label, Sel) ->
     case catch nearest(Label, Sel) of
         Best when is_binary(Best) -> <<"did you mean '", Best/binary, "'?">>;
-        _ -> ?DEFAULT
+        _ ->
+            case catch other_arity(Label, Sel) of
+                Other when is_binary(Other) -> Other;
+                _ when Label =:= 'UndefinedObject' -> nil_receiver(Sel);
+                _ -> ?DEFAULT
+            end
+    end.
+
+%% `nil foo`: the receiver is nil far more often than the selector is
+%% misspelt; say where a nil usually comes from.
+nil_receiver(Sel) ->
+    <<"the receiver is nil: a variable or field that was never assigned, or a send that answered nil "
+      "(detect: found nothing, a method without ^); guard with x ifNil: [...] ifNotNil: [:v | v ",
+      (header(atom_to_binary(Sel, utf8)))/binary, "]">>.
+
+%% `s includesSubstring "b"` (the colon left out) or `d speak: 1` for a
+%% `speak:and:`: the receiver understands the selector with another number
+%% of arguments.  Fails (caught by near/2) when it does not.
+other_arity(Label, Sel) ->
+    Name = atom_to_binary(Sel, utf8),
+    Table = table(atom_to_binary(Label, utf8)),
+    Keys = [atom_to_binary(K, utf8) || K <- maps:keys(Table), is_atom(K)],
+    case arity(Name) of
+        0 ->
+            Kw = <<Name/binary, ":">>,
+            true = lists:member(Kw, Keys),
+            <<Kw/binary, " takes an argument: write the colon and the argument (x ", Kw/binary, " y)">>;
+        _ ->
+            [First | _] = binary:split(Name, <<":">>),
+            Longer = lists:sort([K || K <- Keys, K =/= Name, arity(K) > arity(Name),
+                                      binary:longest_common_prefix([K, Name]) =:= byte_size(Name)]),
+            Bare = [K || K <- Keys, K =:= First],
+            case {Longer, Bare} of
+                {[L | _], _} ->
+                    <<(atom_to_binary(Label, utf8))/binary, " understands '", L/binary,
+                      "': give all its keywords in one message (x ", (header(L))/binary, ")">>;
+                {[], [B]} ->
+                    <<B/binary, " takes no argument: x ", B/binary>>
+            end
     end.
 
 %% A selector the other side of the receiver's class defines: an instance
@@ -199,6 +244,31 @@ for_class('Dictionary', 'add:') -> <<"at: key put: value answers a new Dictionar
 for_class('Float', 'printString:') ->
     <<"printString: prints an Integer in a base; to show a Float to 2 decimals, round it first: "
       "(x roundTo: 0.01) printString">>;
+for_class(Label, Sel) when Sel =:= 'spawn:'; Sel =:= 'spawnWith' ->
+    %% `Counter spawn: 5`: an actor starts from its state: defaults, or
+    %% from a Dictionary of field values
+    case binary:split(atom_to_binary(Label, utf8), <<" class">>) of
+        [Base, <<>>] ->
+            case catch beamtalk_class:inherits_from(binary_to_existing_atom(Base, utf8), 'Actor') of
+                true ->
+                    <<"spawn starts an actor with its state: defaults; spawnWith: #{#field => value} "
+                      "gives fields their first values">>;
+                _ -> nil
+            end;
+        _ -> nil
+    end;
+for_class('Character class', Sel) when Sel =:= cr; Sel =:= lf; Sel =:= tab; Sel =:= space; Sel =:= newline ->
+    %% a Character is its code point (spec syntax 2.5)
+    <<"a Character is its code point, an Integer: $\\n is 10, $\\t 9, $  32 (Character value: 10); "
+      "for a line break in output send Transcript cr">>;
+for_class('Stream', Sel) when Sel =:= next; Sel =:= 'next:'; Sel =:= upToEnd; Sel =:= atEnd;
+                             Sel =:= 'nextPutAll:'; Sel =:= 'nextPut:'; Sel =:= contents; Sel =:= skip ->
+    %% Pharo's positionable streams: a Beamtalk Stream is lazy and immutable
+    <<"a Stream is a lazy sequence, not a position: take: n answers the first n elements, asList all of "
+      "them, drop: n the rest; text is built with ++ or Transcript show:">>;
+for_class('TranscriptStream', Sel) when Sel =:= newLine; Sel =:= newline; Sel =:= nl; Sel =:= lf;
+                                       Sel =:= crlf; Sel =:= println ->
+    <<"cr writes a line break (Transcript show: \"text\"; cr)">>;
 for_class(_, _) -> nil.
 
 %% Selectors of Pharo and Squeak (and Python) that Beamtalk spells
@@ -318,6 +388,28 @@ elsewhere('log:') ->
     <<"divide natural logarithms: x ln / base ln (log10 and log2 exist)">>;
 elsewhere('value:value:value:value:') ->
     <<"valueWithArguments: #(a, b, c, d) calls a block of four or more arguments">>;
+elsewhere(S) when S =:= 'map:'; S =:= 'flatMap'; S =:= 'mapcar:' ->
+    <<"collect: [:x | ...] answers a new collection of the block's results">>;
+elsewhere(S) when S =:= 'filter:'; S =:= 'where:'; S =:= 'findAll:' ->
+    <<"select: [:x | ...] answers the elements the block is true for (reject: the others)">>;
+elsewhere(S) when S =:= 'reduce:'; S =:= 'fold:'; S =:= 'inject:'; S =:= 'reduce:initial:' ->
+    <<"inject: 0 into: [:acc :x | acc + x] folds the elements from a start value">>;
+elsewhere(S) when S =:= 'forEach:'; S =:= 'each:'; S =:= 'foreach:'; S =:= 'for:' ->
+    <<"do: [:x | ...] runs the block for each element">>;
+elsewhere(S) when S =:= 'push:'; S =:= 'append'; S =:= 'insert:' ->
+    <<"add: answers a new List with the element at the end (addFirst: at the front); "
+      "collections are immutable values, so keep the answer: xs := xs add: x">>;
+elsewhere(S) when S =:= 'toInt'; S =:= 'toInteger'; S =:= 'parseInt'; S =:= 'toNumber';
+                  S =:= 'asInt'; S =:= 'int' ->
+    <<"asInteger converts a String to an Integer (asNumber also reads a Float)">>;
+elsewhere(S) when S =:= 'isA:'; S =:= 'isInstanceOf:'; S =:= 'instanceOf:'; S =:= 'isKindOf' ->
+    <<"isKindOf: aClass tests the class and its superclasses (x class == C the exact class)">>;
+elsewhere(S) when S =:= 'if:'; S =:= 'then:'; S =:= 'if:else:'; S =:= 'ifTrue:else:' ->
+    <<"a Boolean answers ifTrue: [...] and ifTrue: [...] ifFalse: [...]">>;
+elsewhere('count') ->
+    <<"size answers the number of elements (count: [:x | ...] the number the block is true for)">>;
+elsewhere(S) when S =:= 'with:'; S =:= 'with:with:'; S =:= 'with:with:with:'; S =:= 'with:with:with:with:' ->
+    <<"make a collection from a List of its elements: Array withAll: #(1, 2) (or the literal #(1, 2))">>;
 elsewhere('squared') ->
     <<"multiply: x * x (or x ** 2)">>;
 elsewhere(_) -> nil.

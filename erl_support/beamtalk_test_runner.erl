@@ -257,8 +257,8 @@ classify(C, R, S) ->
     Msg = beamtalk_exception:message_text(Ex),
     Full = case maps:get(hint, Rec, nil) of
                H when is_binary(H), H =/= <<>>, H =/= Msg ->
-                   case H =:= beamtalk_selector_hint:default() of
-                       true -> Msg;      % "Check spelling": noise in a report
+                   case beamtalk_selector_hint:generic(H) of
+                       true -> Msg;      % "Check spelling", "the receiver is nil": noise in a report
                        false -> <<Msg/binary, "\nHint: ", H/binary>>
                    end;
                _ -> Msg

@@ -66,11 +66,11 @@ def _compile_module(module, source, bound, filename, table) -> CompiledInput:
     statements = list(module.items)
     diagnostics = ScopeCheck(frozenset(bound)).run(statements)
     if diagnostics:
-        raise CompileError(with_slot_hints(diagnostics, statements, table), source, filename)
+        raise CompileError(with_slot_hints(diagnostics, statements, table, source), source, filename)
     try:
         forms, unique = compile_repl_statements(statements, frozenset(bound), source, filename, table)
     except CompileError as e:
-        e.diagnostics = with_slot_hints(e.diagnostics, statements, table)
+        e.diagnostics = with_slot_hints(e.diagnostics, statements, table, source)
         raise
     found = (lint.warnings(statements, source) + lint.session_warnings(statements, bound)
              + lint.division_comment_warnings(statements, source, bound))

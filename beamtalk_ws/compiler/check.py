@@ -17,7 +17,7 @@ from . import deep, lint, stdlib
 from .errors import CompileError
 from .forms import format_forms
 from .modules import compile_file
-from .semantic import ScopeCheck
+from .semantic import ScopeCheck, with_slot_hints
 from .units import compile_repl_statements
 
 
@@ -32,7 +32,7 @@ def semantic_pass(module: ast.Module, source: str, filename: str):
 def _semantic_pass(module: ast.Module, source: str, filename: str):
     diags = ScopeCheck(frozenset()).run(module.items)
     if diags:
-        return diags
+        return with_slot_hints(diags, module.items, None, source)
     try:
         if is_doctest(source):
             # a REPL transcript kept in source form (`beamtalk test` runs it
@@ -46,7 +46,7 @@ def _semantic_pass(module: ast.Module, source: str, filename: str):
         else:
             compile_repl_statements(module.items, frozenset(), source, filename)
     except CompileError as e:
-        return e.diagnostics
+        return with_slot_hints(e.diagnostics, module.items, None, source)
     return lint.warnings(module.items, source)
 
 

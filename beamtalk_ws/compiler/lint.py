@@ -34,7 +34,7 @@ from beamtalk_ws.syntax import ast
 from beamtalk_ws.syntax.ast import Span
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
-from . import lint_numbers, lint_scope
+from . import lint_newcomers, lint_numbers, lint_scope
 
 #: binary operators compiled straight to Erlang (spec semantics §6): `a + b`
 #: is Erlang's `+` whatever `a` is, so a method of that name is reached
@@ -59,12 +59,14 @@ def warnings(items, source: str | None = None) -> list[Diagnostic]:
                     out += _method_division_comments(node, source)
     _sequence(items, out)
     lint_numbers.foreign_numbers(items, out)
+    out += lint_newcomers.warnings(items, source)
     for item in items:
         if isinstance(item, ast.ClassDef):
             _lost_field_change(item, out)
             lint_scope.class_variable_reads(item, out)
+            fields = frozenset(d.name for d in item.state)
             for m in item.methods:
-                lint_scope.method_warnings(m, out)
+                lint_scope.method_warnings(m, out, fields)
         elif isinstance(item, ast.StandaloneMethod):
             lint_scope.method_warnings(item.method, out)
         for node in item.walk():

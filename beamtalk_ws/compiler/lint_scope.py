@@ -15,11 +15,13 @@ from beamtalk_ws.syntax import ast
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
 
-def method_warnings(method, out: list) -> None:
+def method_warnings(method, out: list, fields=frozenset()) -> None:
+    """``fields``: the instance fields of the method's class, so that
+    `setX: v => x := v` (a field written without `self.`) says so."""
     if method.expect in ("unused", "all"):
         return
     found: list = []
-    _unused_locals(method, found)
+    _unused_locals(method, found, fields)
     _shadowed_parameters(method, found)
     # `@expect unused` (or `all`) as a statement silences the next statement
     quiet = [(nxt.span.start, nxt.span.end) for st, nxt in zip(method.body, method.body[1:])
@@ -27,7 +29,7 @@ def method_warnings(method, out: list) -> None:
     out += [d for d in found if not any(a <= d.span.start < b for a, b in quiet)]
 
 
-def _unused_locals(method, out) -> None:
+def _unused_locals(method, out, fields=frozenset()) -> None:
     """`x := 1` in a method whose body never reads `x`: the value is lost
     (most often a typo in the name read later).  Names starting with `_`
     are kept on purpose and not reported."""
@@ -46,9 +48,13 @@ def _unused_locals(method, out) -> None:
     for name, target in assigned.items():
         if name in reads or name in params or name.startswith("_"):
             continue
+        if name in fields and not method.class_side:
+            hint = (f"`{name}` is a field of this class: a method sets it with self.{name} := ... "
+                    f"(a bare `{name} :=` makes a local variable)")
+        else:
+            hint = f"remove the assignment or use `{name}`; a name that starts with `_` is not reported"
         out.append(Diagnostic(
-            f"Variable `{name}` is assigned but never used", target.span, severity="warning",
-            hint=f"remove the assignment or use `{name}`; a name that starts with `_` is not reported"))
+            f"Variable `{name}` is assigned but never used", target.span, severity="warning", hint=hint))
 
 
 def _shadowed_parameters(method, out) -> None:
@@ -74,6 +80,7 @@ def class_variable_reads(cdef, out: list) -> None:
     of the class and no slot: an instance has no such field (spec semantics
     §3.5: instances reach class variables through class-side methods), so
     the read fails when it runs."""
+    _instance_fields_on_class_side(cdef, out)
     cvars = {d.name for d in cdef.class_state} - {d.name for d in cdef.state}
     if not cvars:
         return
@@ -89,3 +96,25 @@ def class_variable_reads(cdef, out: list) -> None:
                         n.span, severity="warning",
                         hint=f"read it in a class-side method (class {n.name} => self.{n.name}) and ask the "
                              f"class: self class {n.name}"))
+
+
+def _instance_fields_on_class_side(cdef, out: list) -> None:
+    """`class make => self.x` where `x` is a `state:` field and no class
+    variable: on the class side `self` is the class, which has no such
+    field, so the read answers nil (probe-teach: it was silent)."""
+    fields = {d.name for d in cdef.state} - {d.name for d in cdef.class_state}
+    if not fields:
+        return
+    for m in cdef.methods:
+        if not m.class_side:
+            continue
+        for st in m.body:
+            for n in st.walk():
+                if (isinstance(n, ast.FieldAccess) and n.name in fields and isinstance(n.receiver, ast.Variable)
+                        and n.receiver.name == "self"):
+                    out.append(Diagnostic(
+                        f"`{n.name}` is a field of each {cdef.name} instance: in a class-side method self is "
+                        f"the class, which has no `{n.name}`",
+                        n.span, severity="warning",
+                        hint=f"make an instance and ask it (self new {n.name}), or declare a class variable "
+                             f"with classState: {n.name} = ..."))

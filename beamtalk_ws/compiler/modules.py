@@ -73,7 +73,7 @@ def compile_file(module: ast.Module, source: str, filename: str, table: ClassTab
         return deep.run(_compile_file, module, source, filename, module, source, filename, table, module_for,
                         stdlib, source_file)
     except CompileError as e:
-        e.diagnostics = with_slot_hints(e.diagnostics, module.items, table)
+        e.diagnostics = with_slot_hints(e.diagnostics, module.items, table, source)
         raise
 
 

@@ -6,7 +6,7 @@ span of the offending name, and nothing reaches the node when one is found.
 
 from __future__ import annotations
 
-from beamtalk_ws.syntax import ast
+from beamtalk_ws.syntax import ast, teaching_foreign
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
 PREDEFINED = frozenset({"true", "false", "nil"})
@@ -58,7 +58,8 @@ class ScopeCheck:
 
     def visit_Variable(self, node) -> None:
         if node.name == "self" and "self" not in self.defined:
-            self.error("self can only be used inside a method body", node)
+            self.error("self can only be used inside a method body", node,
+                       "at the top level there is no receiver: self is the object a method runs in")
         elif node.name not in self.defined:
             name = node.name
             hint = None
@@ -109,7 +110,7 @@ class ScopeCheck:
         self.defined = outer | (self.defined & outer)
 
 
-def with_slot_hints(diagnostics, items, table=None) -> list:
+def with_slot_hints(diagnostics, items, table=None, source=None) -> list:
     """`norm => x * x` in a class with `state: x`: a slot is read through
     `self.x` (spec syntax §5.5), never by its bare name, so "Undefined
     variable: x" inside a method of that class says so.  Applied to the
@@ -132,8 +133,27 @@ def with_slot_hints(diagnostics, items, table=None) -> list:
                 if m.span.start <= d.span.start < m.span.end:
                     d = Diagnostic(d.message, d.span, d.severity, _slot_hint(name, cls, m.class_side, slots, cvars))
                     break
+            if d.hint is None:
+                # `print(x)`, `return x`, `null`: a word of another language
+                d = Diagnostic(d.message, d.span, d.severity,
+                               teaching_foreign.undefined_name(name, source, d.span.end))
+            if d.hint is None and _after_class_on_its_line(d.span.start, items, source):
+                d = Diagnostic(d.message, d.span, d.severity,
+                               "this is outside the class: a second statement on a method's line ends the "
+                               "method and the class (spec syntax §7.4); separate statements with `.`")
         out.append(d)
     return out
+
+
+def _after_class_on_its_line(offset: int, items, source) -> bool:
+    """Is ``offset`` in a top-level statement that starts on the line a
+    class definition ends on (``greet: n => print("hi " + n)``)?"""
+    if source is None:
+        return False
+    for prev, item in zip(items, items[1:]):
+        if isinstance(prev, ast.ClassDef) and item.span.start <= offset < item.span.end:
+            return "\n" not in source[prev.span.end : item.span.start]
+    return False
 
 
 def _slot_hint(name, cls, class_side, slots, cvars):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Optional
 
 from . import ast as A
-from . import teaching
+from . import teaching, teaching_foreign
 from .ast import Span
 from .diagnostics import Diagnostic
 
@@ -288,6 +288,11 @@ class Cursor:
         else:
             hint = None
         text = "}" if K[i] in (K_STR_SEG, K_STR_END) else self.tok_text(i)
+        if hint is None or k is K_PIPE:
+            # a token of Python, JavaScript or Erlang (`x += 1`, `|>`, `x.foo()`)
+            hint = teaching_foreign.line_word(self.source, self.S[i]) or teaching_foreign.token(text, self.tok_text(i - 1) if i > 0 else "",
+                                          self.tok_text(i + 1) if K[i] is not K_EOF else "",
+                                          self.source, self.S[i]) or hint
         self.error(f"Unexpected token: expected expression, found {text}", i, hint)
 
     def ended_body(self, i: int):
@@ -297,7 +302,9 @@ class Cursor:
         token; the hint says why the expression stops there."""
         prev = self.tok_text(i - 1)
         if self.K[i] is K_EOF:
-            hint = f"the input ends after `{prev}`: an expression must follow it"
+            hint = (teaching_foreign.increment(prev, self.tok_text(i - 2) if i > 1 else "")
+                    or teaching_foreign.line_word(self.source, self.S[i - 1])
+                    or f"the input ends after `{prev}`: an expression must follow it")
         elif self.source[self.S[i] - 1] == "\n":
             hint = f"the method body ends after `{prev}`: the next line starts at column 1, which ends the class body"
         else:
@@ -309,7 +316,8 @@ class Cursor:
         takes it as a separator: raise "concatenate with ++"."""
         K = self.K
         if K[i] is K_BINOP and self.V[i] == "," and i > 0 and K[i - 1] in _VALUE_ENDS:
-            message, hint = teaching.comma_operator(self.source, self.S[i], self.E[i])
+            message, hint = (teaching_foreign.comma(self.source, self.S[i])
+                             or teaching.comma_operator(self.source, self.S[i], self.E[i]))
             self.error(message, i, hint)
 
     def lex_error(self, i: int):
@@ -405,6 +413,9 @@ class Cursor:
             if line != table.line_col(self.S[i])[0]:
                 hint = f"the `{self.tok_text(opener)}` opened at line {line}, column {col} is not closed"
         K = self.K
+        if K[i] is K_LPAREN and K[i - 1] is K_IDENT and self.E[i - 1] == self.S[i]:
+            # `spawn(fun() -> ok end)`: a function call of another language
+            hint = teaching_foreign.undefined_name(self.V[i - 1], self.source, self.E[i - 1]) or hint
         if i > 0 and K[i - 1] in _VALUE_ENDS and not self.NL[i]:
             # `[:x | a | b]`, `(a & b)`: an operator of another Smalltalk
             # ended the statement; teach it as at top level

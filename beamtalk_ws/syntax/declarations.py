@@ -30,6 +30,7 @@ from .cursor import (
     K_LBRACKET,
     K_PERIOD,
     K_PIPE,
+    K_STRING,
     Optional,
     ParseError,
 )
@@ -265,6 +266,16 @@ class DeclarationParser(LiteralParser):
                     continue
                 if k is K_IDENT and self.NL[i] and not self.at_col1(i) and (self.NL[i + 1] or K[i + 1] is K_EOF):
                     self.missing_arrow(i)
+                if k is K_STRING and self.NL[i] and not self.at_col1(i) and self.NL[i + 1] \
+                        and not self.at_col1(i + 1) and (self.method_def_at(i + 1) >= 0
+                                                         or (K[i + 1] is K_KEYWORD and V[i + 1] == "state:")):
+                    # ``"A comment"`` on its own line, as Pharo writes one: by
+                    # spec §7.4 it ends the class and the method below it
+                    # would stand outside; say what the line is instead
+                    self.report("A String is not a comment: a class body holds state:, classState: and methods",
+                                i, hint="comments start with // (/// above a method documents it)")
+                    self.i = i + 1
+                    continue
                 break
         finally:
             self.in_class, self.base, self.in_method = saved
@@ -514,11 +525,11 @@ class DeclarationParser(LiteralParser):
         body_end = self.E[arrow]
         try:
             if self.body_ends_at(self.i):
-                self.report(
-                    f"Method `{selector}` has an empty body",
-                    arrow,
-                    hint="use `self subclassResponsibility` or `self notImplemented`",
-                )
+                hint = "use `self subclassResponsibility` or `self notImplemented`"
+                if K[self.i] is not K_EOF and self.NL[self.i] and self.at_col1(self.i):
+                    # the body was written at column 0, which ends the class (spec §7.4)
+                    hint = "indent the body under the method: a line at column 0 ends the method and the class"
+                self.report(f"Method `{selector}` has an empty body", arrow, hint=hint)
                 return (), body_end
             while True:
                 i = self.i

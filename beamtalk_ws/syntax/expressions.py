@@ -175,7 +175,13 @@ class ExpressionParser(Cursor):
             k = K[self.i]
         if k is K_ASSIGN:
             if not isinstance(lhs, _TARGETS):
-                self.error("Assignment target must be an identifier or field access", span=lhs.span)
+                hint = None
+                if isinstance(lhs, A.UnarySend) and isinstance(lhs.receiver, A.Variable):
+                    # `p x := 3`, as a setter of other languages
+                    r, f = lhs.receiver.name, lhs.selector
+                    hint = (f"send a setter, `{r} {f}: value` (a method `{f}: v => self.{f} := v`), "
+                            f"or write `self.{f} := value` inside a method of the class")
+                self.error("Assignment target must be an identifier or field access", span=lhs.span, hint=hint)
             self.i += 1
             self.depth += 1
             self.base += 1  # statement level still (see the fast path above)
@@ -650,6 +656,13 @@ class ExpressionParser(Cursor):
                     break
                 if not sep and not NL[i] and not isinstance(st, A.Expect) or k is K_EOF:
                     self.i = i
+                    if k is K_PIPE and not params and all(K[j] is K_IDENT for j in range(start + 1, i)):
+                        # `[e | e * 2]`: block parameters without their colons
+                        names = " ".join(":" + V[j] for j in range(start + 1, i))
+                        hint = f"block parameters start with a colon: [{names} | ...]"
+                        if i == start + 2:  # `[a | b]` may be Pharo's or as well
+                            hint += "; `|` is not an operator in Beamtalk: for or, write `a or: [b]`"
+                        self.error("Expected ']' to close block", i, hint)
                     self.close_error("Expected ']' to close block", i)
         self.i = i
         self.depth -= 1

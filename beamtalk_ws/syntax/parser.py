@@ -58,6 +58,11 @@ from .declarations import DeclarationParser
 from .expressions import SYSTEM_NAMES  # noqa: F401  (public name)
 
 
+
+#: the keyword parts of Pharo's class-definition message
+_PHARO_CLASS_KEYWORDS = frozenset({"instanceVariableNames:", "classVariableNames:", "package:", "category:",
+                                   "poolDictionaries:", "slots:", "instVarNames:"})
+
 class Parser(DeclarationParser):
     """One source text: ``parse_module`` parses it all."""
 
@@ -138,12 +143,15 @@ class Parser(DeclarationParser):
             return None
         if not items or not isinstance(items[-1], A.ClassDef) or items[-1].span.end != self.E[start - 1]:
             return None
+        hint = ("a method is written `pattern => body` (there are no method brackets [ … ]); "
+                "a keyword message cannot start a line")
+        if self.V[start] in _PHARO_CLASS_KEYWORDS:
+            # ``instanceVariableNames: 'a b'`` under a class header
+            hint = ("fields are declared one per line with their default: `state: balance = 0`; "
+                    "class variables with `classState: count = 0`")
         return self.make_diag(
             "Expected a method definition (pattern => body), state: or classState: in the class body",
-            start,
-            hint="a method is written `pattern => body` (there are no method brackets [ … ]); "
-            "a keyword message cannot start a line",
-        )
+            start, hint=hint)
 
     def parse_pattern_at(self, p: int) -> str:
         """The selector of the method pattern at token p."""
