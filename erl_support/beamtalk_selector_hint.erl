@@ -199,6 +199,11 @@ for_class('Dictionary', 'add:') -> <<"at: key put: value answers a new Dictionar
 for_class('Float', 'printString:') ->
     <<"printString: prints an Integer in a base; to show a Float to 2 decimals, round it first: "
       "(x roundTo: 0.01) printString">>;
+for_class(L, S) when (L =:= 'List' orelse L =:= 'Interval' orelse L =:= 'Set'),
+                     (S =:= 'max:' orelse S =:= 'min:') ->
+    <<"max answers the largest element; (c collect: [:x | ...]) max the largest of a key">>;
+for_class('Stream', S) when S =:= size; S =:= length ->
+    <<"a Stream is lazy and has no size: asList size reads it all and counts">>;
 for_class(_, _) -> nil.
 
 %% Selectors of Pharo and Squeak (and Python) that Beamtalk spells
@@ -220,6 +225,14 @@ elsewhere('with:collect:') ->
     <<"zip: pairs two Lists; or (1 to: a size) collect: [:i | (a at: i) + (b at: i)]">>;
 elsewhere(S) when S =:= 'sum:'; S =:= 'detectSum:' ->
     <<"inject: 0 into: [:acc :x | acc + ...] sums; sum adds the elements themselves">>;
+elsewhere('detectMax:') ->
+    <<"(c collect: [:x | key]) max answers the largest key; c inject: c first into: [:best :x | ...] "
+      "keeps the element">>;
+elsewhere('detectMin:') ->
+    <<"(c collect: [:x | key]) min answers the smallest key; c inject: c first into: [:best :x | ...] "
+      "keeps the element">>;
+elsewhere(S) when S =:= 'readStream'; S =:= 'writeStream'; S =:= 'iter' ->
+    <<"stream answers a lazy Stream over the collection (c stream)">>;
 elsewhere('anyOne') -> <<"first answers an element (an error when the collection is empty)">>;
 elsewhere(S) when S =:= 'substrings'; S =:= 'substrings:'; S =:= 'subStrings';
                   S =:= 'subStrings:'; S =:= 'tokenize:' ->
