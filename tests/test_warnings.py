@@ -332,3 +332,30 @@ def test_a_backslash_n_in_a_regex_or_elsewhere_is_not_warned():
                  'Regex from: "\\n"', 't := "a". t split: "\\d"', 'x := "\\n". x',
                  't := "a". t replaceAllRegex: "\\n" with: " "'):
         assert compile_input(code).warnings == [], code
+
+
+def test_a_cascade_of_adds_to_a_collection_value_is_warned():
+    """`Set new add: 3; add: 4; yourself` is `Set()`: every message of a
+    cascade goes to the same receiver, and a collection is an immutable
+    value, so each `add:` answers a new Set that the cascade drops (a
+    Pharo habit; the puzzle's `seen` set stayed empty)."""
+    c = compile_input("s := Set new add: 3; add: 4; yourself. s")
+    assert len(c.warnings) == 1, c.warnings
+    w = c.warnings[0]
+    assert w.startswith("<input>:1:6: warning: every message of this cascade goes to the same Set")
+    assert "(Set new add: 3) add: 4" in w
+    for code in ("#(1) add: 2; add: 3", "d := #{} at: #a put: 1; at: #b put: 2; yourself. d",
+                 "Dictionary new at: #a put: 1; yourself"):
+        assert len(compile_input(code).warnings) == 1, code
+
+
+def test_cascades_to_actors_and_other_receivers_are_not_warned():
+    for code in ("Transcript show: 1; cr; show: 2", "x := #(1). x size; first",
+                 "s := Set new. s add: 1; yourself"):
+        assert compile_input(code).warnings == [], code
+
+
+async def test_the_cascade_still_answers_what_the_spec_says(repl):
+    out = await repl.evaluate("Set new add: 3; add: 4; yourself")
+    assert out.ok and out.text == "Set()"
+    assert out.warnings and "same Set" in out.warnings[0]

@@ -11,7 +11,12 @@ puzzle programs silently wrong when probed:
   the separator is a backslash and an `n`; the text holds none and the
   answer is the whole text.  Only strings given to String methods that
   take text literally are warned: a regex (`splitRegex:`, `Regex from:`)
-  reads `\\n` as a line break itself."""
+  reads `\\n` as a line break itself.
+* `Set new add: 3; add: 4; yourself`: each message of a cascade goes to the
+  same receiver, and a collection is a value (spec stdlib §4: "→ new X"),
+  so the Set of the answer is the empty one; only receivers that are
+  plainly a new collection (a literal, `Set new`, `List withAll: …`) are
+  warned."""
 
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ import re
 from beamtalk_ws.syntax import ast
 from beamtalk_ws.syntax.ast import Span
 from beamtalk_ws.syntax.diagnostics import Diagnostic
+from beamtalk_ws.syntax.unparse import unparse
 
 #: selectors whose String arguments are matched or written as they are
 _LITERAL_TEXT_SELECTORS = frozenset({
@@ -44,6 +50,8 @@ def literal_warnings(items, out: list) -> None:
             if isinstance(node, ast.KeywordSend) and node.selector in _LITERAL_TEXT_SELECTORS:
                 for arg in node.arguments:
                     _escaped_string(arg, out)
+            elif isinstance(node, ast.Cascade):
+                _cascade_to_value(node, out)
             elif isinstance(node, ast.BinarySend) and node.selector in _LITERAL_TEXT_OPERATORS:
                 _escaped_string(node.receiver, out)
                 _escaped_string(node.argument, out)
@@ -104,3 +112,40 @@ def _escaped_string(node, out) -> None:
         node.span, severity="warning",
         hint="put the line break itself between the quotes, split at line ends with `lines`, or use a "
              'regex, where \\n is a line break (`text splitRegex: "\\n\\n"` for blank-line groups)'))
+
+
+#: messages that answer a changed copy of a collection value
+_BUILDING = frozenset({"add:", "addFirst:", "addAll:", "at:put:", "remove:", "removeKey:", "union:",
+                       "intersection:", "difference:", "merge:"})
+_COLLECTIONS = frozenset({"List", "Set", "Dictionary", "Array", "Tuple"})
+_LITERAL_CLASS = {ast.ListLit: "List", ast.MapLit: "Dictionary", ast.ArrayLit: "Array"}
+
+
+def _collection_class(node):
+    """The class of a receiver that is plainly a new collection, or None."""
+    if type(node) in _LITERAL_CLASS:
+        return _LITERAL_CLASS[type(node)]
+    if (isinstance(node, (ast.UnarySend, ast.KeywordSend)) and isinstance(node.receiver, ast.GlobalRef)
+            and node.receiver.name in _COLLECTIONS and node.selector in ("new", "new:", "withAll:")):
+        return node.receiver.name
+    return None
+
+
+def _cascade_to_value(node, out) -> None:
+    cls = _collection_class(node.receiver)
+    if cls is None:
+        return
+    building = [m for m in node.messages if m.selector in _BUILDING]
+    if not building or (len(building) == 1 and building[0] is node.messages[-1]):
+        return
+    recv = unparse(node.receiver)
+    chain = recv
+    for m in building[:2]:
+        parts = m.selector.split(":")[:-1]
+        chain = "(" + chain + " " + " ".join(f"{p}: {unparse(a)}" for p, a in zip(parts, m.arguments)) + ")"
+    chain = chain[1:-1]
+    out.append(Diagnostic(
+        f"every message of this cascade goes to the same {cls}, and a {cls} is an immutable value: "
+        f"`{building[0].selector}` answers a new {cls}, which the cascade drops",
+        node.receiver.span, severity="warning",
+        hint=f"chain the sends instead: `{chain}`; each answers the {cls} the next one builds on"))
