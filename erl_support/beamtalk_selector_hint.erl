@@ -81,6 +81,24 @@ hint_for2(Label, Sel) ->
     end.
 
 near(Label, Sel) ->
+    case catch missing_argument(Label, Sel) of
+        Missing when is_binary(Missing) -> Missing;
+        _ -> near_spelling(Label, Sel)
+    end.
+
+%% `File readAll` or `s split`: the receiver understands the selector with
+%% a colon, so the argument (and its colon) was left out.
+missing_argument(Label, Sel) ->
+    Name = atom_to_binary(Sel, utf8),
+    0 = arity(Name),
+    true = maps:is_key(binary_to_existing_atom(<<Name/binary, ":">>, utf8), table(atom_to_binary(Label, utf8))),
+    Receiver = case binary:split(atom_to_binary(Label, utf8), <<" class">>) of
+                   [Base, <<>>] -> Base;
+                   _ -> article(Label)
+               end,
+    <<Name/binary, ": takes an argument: ", Receiver/binary, " ", Name/binary, ": x">>.
+
+near_spelling(Label, Sel) ->
     case catch nearest(Label, Sel) of
         Best when is_binary(Best) -> <<"did you mean '", Best/binary, "'?">>;
         _ -> ?DEFAULT
@@ -348,7 +366,9 @@ nearest(Label, Sel) ->
                  K <- [atom_to_binary(S, utf8)], K =/= Name, binary:first(K) =/= $$,
                  arity(K) =:= Arity],
     Limit = case byte_size(Name) < 5 of true -> 0; false -> 2 end,
-    case lists:sort([S || {D, _} = S <- Scored, D =< Limit]) of
+    Plural = <<Lower/binary, "s">>,
+    %% (a short name is matched only by case, or as a singular: `line`)
+    case lists:sort([S || {D, K} = S <- Scored, D =< Limit orelse string:lowercase(K) =:= Plural]) of
         [{_, Best} | _] -> Best;
         [] -> nil
     end.
