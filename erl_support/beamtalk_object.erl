@@ -52,20 +52,21 @@ check_instantiable(ClassName, Sel) ->
                undefined -> beamtalk_class:not_found(ClassName);
                I -> I
            end,
-    Msg = iolist_to_binary(["Cannot call '", atom_to_binary(Sel, utf8), "' on ",
-                            atom_to_binary(ClassName, utf8)]),
+    %% (the message is built only when raised: this runs on every `new`)
+    Msg = fun() -> iolist_to_binary(["Cannot call '", atom_to_binary(Sel, utf8), "' on ",
+                                     atom_to_binary(ClassName, utf8)]) end,
     case Info of
         #{abstract := true} ->
-            beamtalk_exception:raise(instantiation_error, ClassName, Sel, Msg,
+            beamtalk_exception:raise(instantiation_error, ClassName, Sel, Msg(),
                                      <<"Abstract classes cannot be instantiated. Subclass it first.">>);
         #{primitive := true} ->
-            beamtalk_exception:raise(instantiation_error, ClassName, Sel, Msg,
+            beamtalk_exception:raise(instantiation_error, ClassName, Sel, Msg(),
                                      iolist_to_binary([atom_to_binary(ClassName, utf8),
                                                        " is a primitive type and cannot be "
                                                        "instantiated with ",
                                                        atom_to_binary(Sel, utf8)]));
         #{kind := actor} ->
-            beamtalk_exception:raise(instantiation_error, ClassName, Sel, Msg,
+            beamtalk_exception:raise(instantiation_error, ClassName, Sel, Msg(),
                                      <<"Use spawn instead">>);
         _ -> ok
     end.

@@ -11,7 +11,14 @@ set(L) -> #{'$beamtalk_class' => 'Set', elements => lists:usort(L)}.
 'class new'(_Cls) -> set([]).
 'class withAll:'(_Cls, L) when is_list(L) -> set(L).
 'fromList:'(_S, L) when is_list(L) -> set(L).
-'add:'(#{elements := E} = S, X) -> S#{elements := insert(X, E)}.
+'add:'(#{elements := E} = S, X) ->
+    %% An element already there (the common case of a `seen` set in a loop)
+    %% answers the set as it is: lists:member scans without building
+    %% anything, where insert/2 would copy the list up to the element.
+    case lists:member(X, E) of
+        true -> S;
+        false -> S#{elements := insert(X, E)}
+    end.
 
 %% One element into the ordered list, as set([X | E]) would place it (of
 %% equal elements the new one is kept, as lists:usort keeps the first), in

@@ -88,6 +88,24 @@ hint_for2(Label, Sel) ->
     end.
 
 near(Label, Sel) ->
+    case catch missing_argument(Label, Sel) of
+        Missing when is_binary(Missing) -> Missing;
+        _ -> near_spelling(Label, Sel)
+    end.
+
+%% `File readAll` or `s split`: the receiver understands the selector with
+%% a colon, so the argument (and its colon) was left out.
+missing_argument(Label, Sel) ->
+    Name = atom_to_binary(Sel, utf8),
+    0 = arity(Name),
+    true = maps:is_key(binary_to_existing_atom(<<Name/binary, ":">>, utf8), table(atom_to_binary(Label, utf8))),
+    Receiver = case binary:split(atom_to_binary(Label, utf8), <<" class">>) of
+                   [Base, <<>>] -> Base;
+                   _ -> article(Label)
+               end,
+    <<Name/binary, ": takes an argument: ", Receiver/binary, " ", Name/binary, ": x">>.
+
+near_spelling(Label, Sel) ->
     case catch nearest(Label, Sel) of
         Best when is_binary(Best) -> <<"did you mean '", Best/binary, "'?">>;
         _ ->
@@ -269,6 +287,11 @@ for_class('Stream', Sel) when Sel =:= next; Sel =:= 'next:'; Sel =:= upToEnd; Se
 for_class('TranscriptStream', Sel) when Sel =:= newLine; Sel =:= newline; Sel =:= nl; Sel =:= lf;
                                        Sel =:= crlf; Sel =:= println ->
     <<"cr writes a line break (Transcript show: \"text\"; cr)">>;
+for_class(L, S) when (L =:= 'List' orelse L =:= 'Interval' orelse L =:= 'Set'),
+                     (S =:= 'max:' orelse S =:= 'min:') ->
+    <<"max answers the largest element; (c collect: [:x | ...]) max the largest of a key">>;
+for_class('Stream', S) when S =:= size; S =:= length ->
+    <<"a Stream is lazy and has no size: asList size reads it all and counts">>;
 for_class(_, _) -> nil.
 
 %% Selectors of Pharo and Squeak (and Python) that Beamtalk spells
@@ -290,6 +313,14 @@ elsewhere('with:collect:') ->
     <<"zip: pairs two Lists; or (1 to: a size) collect: [:i | (a at: i) + (b at: i)]">>;
 elsewhere(S) when S =:= 'sum:'; S =:= 'detectSum:' ->
     <<"inject: 0 into: [:acc :x | acc + ...] sums; sum adds the elements themselves">>;
+elsewhere('detectMax:') ->
+    <<"(c collect: [:x | key]) max answers the largest key; c inject: c first into: [:best :x | ...] "
+      "keeps the element">>;
+elsewhere('detectMin:') ->
+    <<"(c collect: [:x | key]) min answers the smallest key; c inject: c first into: [:best :x | ...] "
+      "keeps the element">>;
+elsewhere(S) when S =:= 'readStream'; S =:= 'writeStream'; S =:= 'iter' ->
+    <<"stream answers a lazy Stream over the collection (c stream)">>;
 elsewhere('anyOne') -> <<"first answers an element (an error when the collection is empty)">>;
 elsewhere(S) when S =:= 'substrings'; S =:= 'substrings:'; S =:= 'subStrings';
                   S =:= 'subStrings:'; S =:= 'tokenize:' ->
@@ -427,7 +458,9 @@ nearest(Label, Sel) ->
                  K <- [atom_to_binary(S, utf8)], K =/= Name, binary:first(K) =/= $$,
                  arity(K) =:= Arity],
     Limit = case byte_size(Name) < 5 of true -> 0; false -> 2 end,
-    case lists:sort([S || {D, _} = S <- Scored, D =< Limit]) of
+    Plural = <<Lower/binary, "s">>,
+    %% (a short name is matched only by case, or as a singular: `line`)
+    case lists:sort([S || {D, K} = S <- Scored, D =< Limit orelse string:lowercase(K) =:= Plural]) of
         [{_, Best} | _] -> Best;
         [] -> nil
     end.

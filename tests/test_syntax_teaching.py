@@ -437,3 +437,30 @@ def test_a_pharo_point_says_there_is_no_at_operator():
                       "fields gives `Point x: 3 y: 4`, or use a List: #(3, 4)")
     # not after a value: the message alone
     assert first("@ 4\n").hint is None
+
+
+def test_a_stray_operator_inside_a_method_keeps_the_later_methods_in_the_class():
+    """`(a > 1) & (b > 1)` ended the method body at `&`, the class body with
+    it, and every later method was "a method definition must be inside a
+    class" (seen writing a packet comparator)."""
+    src = ("Object subclass: Amp\n  cmp: a with: b =>\n    (a > 1) & (b > 1) ifTrue: [^1].\n    ^0\n"
+           "  other => 1\n  third: x => x\n")
+    ds = diags(src)
+    assert [(d.message, d.span.line, d.span.col) for d in ds] == [
+        ("Unexpected token: expected expression, found &", 3, 13)], ds
+    assert "and: [b]" in ds[0].hint
+    mod, _ = parse_with_diagnostics(src)
+    (cls,) = [i for i in mod.items if hasattr(i, "methods")]
+    assert [m.selector for m in cls.methods] == ["other", "third:"]
+
+
+def test_a_bracket_left_unopened_by_a_division_comment_is_explained():
+    """`1 to: xs size // 2 do: [:i |` comments out the block's opening, so
+    the `]` that closes it is unexpected; say why, and keep the class."""
+    src = ("Object subclass: Half\n  run: xs =>\n    sum := 0.\n    1 to: xs size // 2 do: [:i |\n"
+           "      sum := sum + i].\n    sum\n  other => 1\n")
+    ds = diags(src)
+    assert [(d.message, d.span.line, d.span.col) for d in ds] == [
+        ("Unexpected token: expected expression, found ]", 5, 21)], ds
+    assert "`//` starts a comment" in ds[0].hint and "div:" in ds[0].hint
+    assert "`2 do: [:i |`" in ds[0].hint

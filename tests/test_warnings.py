@@ -283,3 +283,79 @@ def test_a_block_calling_itself_through_the_name_it_is_assigned_to_in_a_method_g
     # an ordinary undefined name in an assignment keeps the plain message
     ds = ScopeCheck(frozenset()).run(parse("x := x + 1").items)
     assert [(d.message, d.hint) for d in ds] == [("Undefined variable: x", None)]
+
+
+def test_a_variable_written_as_a_bare_map_key_is_warned():
+    """`#{goal => 0}` with `goal` a variable of the method: by spec syntax
+    §3 the bare name is the Symbol #goal, so the value of `goal` is never
+    the key and `dist at: goal` fails much later (a BFS seen while probing
+    puzzle programs)."""
+    src = ("Object subclass: Bfs\n  from: goal =>\n    dist := #{goal => 0, #other => 1, name => 2}.\n"
+           "    dist")
+    c = compile_input(src)
+    assert len(c.warnings) == 1, c.warnings
+    w = c.warnings[0]
+    assert w.startswith("<input>:3:15: warning: `goal =>` is the Symbol #goal as the key, not the variable goal")
+    assert "(goal) =>" in w and "at: goal put:" in w
+
+
+def test_a_bare_map_key_that_names_no_variable_is_not_warned():
+    assert compile_input("d := #{name => 1, #goal => 2}. d").warnings == []
+    c = compile_input("goal := 3. d := #{goal => 1}. d")
+    assert len(c.warnings) == 1 and "`goal =>`" in c.warnings[0]
+    assert compile_input("goal := 3. d := #{(goal) => 1}. d").warnings == []
+
+
+async def test_a_parenthesised_variable_key_is_the_variables_value(repl):
+    out = await repl.evaluate("p := #(1, 2). d := #{(p) => 0, p => 1}. d keys size")
+    assert out.ok and out.text == "2", out.text
+    assert out.warnings and "`p =>`" in out.warnings[0]
+
+
+def test_a_backslash_n_given_to_a_string_method_is_warned():
+    """Strings have no escapes (spec syntax §2.3): `text split: "\\n\\n"`
+    looks for a backslash and an `n`, finds none and answers the whole text,
+    so a puzzle's blank-line groups were one group."""
+    c = compile_input('t := "a b". t split: "\\n\\n"')
+    assert len(c.warnings) == 1, c.warnings
+    w = c.warnings[0]
+    assert w.startswith('<input>:1:22: warning: `"\\n\\n"` holds a backslash and the letter n, not a line break')
+    assert "splitRegex:" in w and "lines" in w
+    for code in ('t := "x". t includesSubstring: "\\t"', 'Transcript show: "\\n"',
+                 't := "x". t ++ "\\r\\n"', '#("a") join: "\\n"'):
+        ws = compile_input(code).warnings
+        assert len([x for x in ws if "holds a backslash" in x]) == 1, (code, ws)
+
+
+def test_a_backslash_n_in_a_regex_or_elsewhere_is_not_warned():
+    for code in ('t := "a". t splitRegex: "\\n\\n"', 't := "a". t matchesRegex: "^\\d+\\n"',
+                 'Regex from: "\\n"', 't := "a". t split: "\\d"', 'x := "\\n". x',
+                 't := "a". t replaceAllRegex: "\\n" with: " "'):
+        assert compile_input(code).warnings == [], code
+
+
+def test_a_cascade_of_adds_to_a_collection_value_is_warned():
+    """`Set new add: 3; add: 4; yourself` is `Set()`: every message of a
+    cascade goes to the same receiver, and a collection is an immutable
+    value, so each `add:` answers a new Set that the cascade drops (a
+    Pharo habit; the puzzle's `seen` set stayed empty)."""
+    c = compile_input("s := Set new add: 3; add: 4; yourself. s")
+    assert len(c.warnings) == 1, c.warnings
+    w = c.warnings[0]
+    assert w.startswith("<input>:1:6: warning: every message of this cascade goes to the same Set")
+    assert "(Set new add: 3) add: 4" in w
+    for code in ("#(1) add: 2; add: 3", "d := #{} at: #a put: 1; at: #b put: 2; yourself. d",
+                 "Dictionary new at: #a put: 1; yourself"):
+        assert len(compile_input(code).warnings) == 1, code
+
+
+def test_cascades_to_actors_and_other_receivers_are_not_warned():
+    for code in ("Transcript show: 1; cr; show: 2", "x := #(1). x size; first",
+                 "s := Set new. s add: 1; yourself"):
+        assert compile_input(code).warnings == [], code
+
+
+async def test_the_cascade_still_answers_what_the_spec_says(repl):
+    out = await repl.evaluate("Set new add: 3; add: 4; yourself")
+    assert out.ok and out.text == "Set()"
+    assert out.warnings and "same Set" in out.warnings[0]

@@ -34,7 +34,7 @@ from beamtalk_ws.syntax import ast
 from beamtalk_ws.syntax.ast import Span
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
-from . import lint_newcomers, lint_numbers, lint_scope
+from . import lint_literals, lint_newcomers, lint_numbers, lint_scope
 
 #: binary operators compiled straight to Erlang (spec semantics §6): `a + b`
 #: is Erlang's `+` whatever `a` is, so a method of that name is reached
@@ -60,6 +60,7 @@ def warnings(items, source: str | None = None) -> list[Diagnostic]:
     _sequence(items, out)
     lint_numbers.foreign_numbers(items, out)
     out += lint_newcomers.warnings(items, source)
+    lint_literals.literal_warnings(items, out)
     for item in items:
         if isinstance(item, ast.ClassDef):
             _lost_field_change(item, out)

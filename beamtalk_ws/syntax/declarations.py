@@ -31,6 +31,9 @@ from .cursor import (
     K_PERIOD,
     K_PIPE,
     K_STRING,
+    K_RBRACE,
+    K_RBRACKET,
+    K_RPAREN,
     Optional,
     ParseError,
 )
@@ -562,10 +565,34 @@ class DeclarationParser(LiteralParser):
                     break
                 if not sep and not self.NL[i] and not isinstance(st, A.Expect):
                     self.teach_comma(i)  # ``a , b`` is no second statement
+                    self.stray_after_statement(i, arrow)
                     break  # two statements on one line: the body ends
         finally:
             self.in_class, self.base, self.in_method = saved
         return tuple(body), body_end
+
+    def stray_after_statement(self, i: int, arrow: int) -> None:
+        """Token i follows a statement on its line and cannot start one (an
+        operator such as Pharo's `&`, or a closing bracket): raise the error
+        here, inside the method, so that the class body recovers at the next
+        method.  Ending the body let the token end the class too, and every
+        later method was reported as outside a class.  A `]` whose opening
+        bracket a `//` comment swallowed says so."""
+        K = self.K
+        if not (K[i] is K_BINOP or K[i] in (K_RPAREN, K_RBRACKET, K_RBRACE)):
+            return
+        if K[i] is not K_BINOP:
+            for line in self.source[self.E[arrow] : self.S[i]].split("\n"):
+                c = line.find("//")
+                if c < 0 or line.startswith("///", c):
+                    continue
+                eaten = line[c + 2 :].strip()
+                if any(ch in eaten for ch in "[(") and eaten[:1].isalnum():
+                    self.error(f"Unexpected token: expected expression, found {self.V[i]}", i,
+                               f"`//` starts a comment, so `{eaten}` was not read; integer division "
+                               f"is `div:` (7 div: 2)")
+        self.i = i
+        self.parse_assignment()  # raises the error of a statement starting here
 
     def parse_standalone(self):
         K = self.K
