@@ -132,9 +132,8 @@ other_arity(Label, Sel) ->
     Keys = [atom_to_binary(K, utf8) || K <- maps:keys(Table), is_atom(K)],
     case arity(Name) of
         0 ->
-            Kw = <<Name/binary, ":">>,
-            true = lists:member(Kw, Keys),
-            <<Kw/binary, " takes an argument: write the colon and the argument (x ", Kw/binary, " y)">>;
+            %% the colon left out: the same hint as missing_argument/2
+            missing_argument(Label, Sel);
         _ ->
             [First | _] = binary:split(Name, <<":">>),
             Longer = lists:sort([K || K <- Keys, K =/= Name, arity(K) > arity(Name),
