@@ -276,7 +276,8 @@ def class_help(docs) -> str:
     if doc:
         lines += [help_text.body(doc), ""]
     supers = [str(s) for s in docs.get("superclasses", [])]
-    lines.append(f"Kind: {docs.get('kind')}" + (f"; inherits from {', '.join(supers)}" if supers else ""))
+    kind = f"Kind: {docs.get('kind')}" + (f"; inherits from {', '.join(supers)}" if supers else "")
+    lines.extend(textwrap.wrap(kind, width=help_text.WIDTH - 4, subsequent_indent="  "))
     own = [(s, doc) for s, d, doc in _methods(docs, "instance") if d == name]
     if own:
         lines += ["", "Instance methods:"]
