@@ -300,6 +300,10 @@ async def test_help_text_fits_the_terminal_and_shows_first_sentences(repl):
     out = await run(repl, ":help Integer")
     line = next(l for l in out.text.splitlines() if l.startswith("  uppercase — "))
     assert line.endswith("…") and len(line) <= 80
+    # nor inside a `code span`: the cut is made before its opening backtick
+    out = await run(repl, ":help Behaviour")
+    line = next(l for l in out.text.splitlines() if l.startswith("  >> — "))
+    assert line.endswith("…") and line.count("`") % 2 == 0, line
 
 
 async def test_help_object_class_does_not_list_instance_methods_as_class_methods(repl):

@@ -24,8 +24,10 @@ def summary(doc: str, room: int) -> str:
         text = text[:m.start()]
     if len(text) <= room:
         return text
-    cut = text[:room - 1].rsplit(" ", 1)[0].rstrip(",;:(")
-    return cut + "…"
+    cut = text[:room - 1].rsplit(" ", 1)[0]
+    if cut.count("`") % 2:      # never leave a `code span` open
+        cut = cut[:cut.rindex("`")]
+    return cut.rstrip(" ,;:(") + "…"
 
 
 def method_line(selector: str, doc: str) -> str:
