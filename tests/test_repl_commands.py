@@ -253,3 +253,61 @@ async def test_a_method_for_a_class_that_does_not_exist_says_define_it_first(rep
     # a class that exists (the stdlib's too) still takes the method
     assert (await run(repl, "Integer >> triplePlusQq => self * 3")).ok
     assert (await run(repl, "4 triplePlusQq")).text == "12"
+
+
+# ---------------------------------------------------------------- :help as a learner meets it
+
+async def test_help_names_the_class_a_misspelt_or_lowercase_name_meant(repl):
+    out = await run(repl, ":help Intger")
+    assert (out.ok, out.text) == (False, "Unknown class: Intger. Use Workspace classes or :modules to "
+                                         "see loaded classes.\nHint: did you mean Integer? (:help Integer)")
+    out = await run(repl, ":help integer")
+    assert not out.ok and out.text.endswith("Hint: did you mean Integer? (:help Integer)")
+
+
+async def test_help_on_a_workspace_global_shows_its_class(repl):
+    out = await run(repl, ":help Transcript")
+    assert out.ok, out.text
+    assert out.text.splitlines()[:2] == ["Transcript is the workspace's TranscriptStream (a global):",
+                                         "== TranscriptStream < Actor =="]
+    out = await run(repl, ":help Workspace load:")
+    assert out.ok and "WorkspaceInterface >> load:" in out.text
+
+
+async def test_help_on_an_erlang_module_lists_its_functions(repl):
+    out = await run(repl, ":help Erlang lists")
+    assert out.ok, out.text
+    assert out.text.startswith("== Erlang lists ==")
+    assert "reverse:" in out.text and "seq:with:" in out.text
+    out = await run(repl, ":help Erlang lists reverse:")
+    assert (out.ok, out.text.splitlines()[:2]) == (
+        True, ["Erlang lists >> reverse:", "  Calls the Erlang function lists:reverse/1"])
+    out = await run(repl, ":help Erlang lists frobnicate:")
+    assert (out.ok, out.text) == (False, "Erlang lists has no function for frobnicate:. "
+                                         "Use :help Erlang lists to see its functions.")
+    out = await run(repl, ":help Erlang no_such_module_qq")
+    assert not out.ok and out.text.startswith("No Erlang module no_such_module_qq is loaded")
+
+
+async def test_help_text_fits_the_terminal_and_shows_first_sentences(repl):
+    for cls in ("Integer", "TestCase", "JSON", "Behaviour", "BEAMError class", "Erlang", "List"):
+        out = await run(repl, f":help {cls}")
+        assert out.ok, out.text
+        wide = [line for line in out.text.splitlines() if len(line) > 80]
+        assert not wide, (cls, wide)
+        assert "```" not in out.text
+    # a summary is the first sentence, cut at a word with an ellipsis, never mid-word
+    out = await run(repl, ":help Integer")
+    line = next(l for l in out.text.splitlines() if l.startswith("  uppercase — "))
+    assert line.endswith("…") and len(line) <= 80
+    # nor inside a `code span`: the cut is made before its opening backtick
+    out = await run(repl, ":help Behaviour")
+    line = next(l for l in out.text.splitlines() if l.startswith("  >> — "))
+    assert line.endswith("…") and line.count("`") % 2 == 0, line
+
+
+async def test_help_object_class_does_not_list_instance_methods_as_class_methods(repl):
+    out = await run(repl, ":help Object class")
+    assert out.ok, out.text
+    assert "Class methods:" not in out.text and "ifNil:" not in out.text
+    assert "Inherited: " in out.text

@@ -12,6 +12,7 @@ import textwrap
 
 from beamtalk_ws.dist.terms import Atom
 
+from . import help_text
 from .core import Outcome
 
 UNKNOWN_CLASS = "Unknown class: {0}. Use Workspace classes or :modules to see loaded classes."
@@ -139,6 +140,11 @@ def _text(v) -> str | None:
     return str(v)
 
 
+#: the workspace singletons a learner asks about by the name they use
+SINGLETONS = {"Transcript": "TranscriptStream", "Workspace": "WorkspaceInterface",
+              "Beamtalk": "BeamtalkInterface"}
+
+
 async def help_class(repl, arg: str) -> Outcome:
     parts = arg.split()
     name = parts[0]
@@ -148,23 +154,117 @@ async def help_class(repl, arg: str) -> Outcome:
     meta = len(parts) in (2, 3) and parts[1] == "class"
     if meta:
         parts = [name] + parts[2:]
-    if not name.isidentifier() or not name[:1].isupper() or len(parts) > 2:
+    if name == "Erlang" and len(parts) in (2, 3) and not meta and parts[1][:1].islower() \
+            and parts[1].isidentifier():
+        found = await erlang_module_help(repl, parts[1], parts[2] if len(parts) == 3 else None)
+        if found is not None:
+            return found
+    if not name.isidentifier() or len(parts) > 2:
         return Outcome(False, "Usage: :help [Class [class] [selector]]", kind="command")
-    docs = await repl.client.class_docs(name)
+    note = ""
+    docs = await repl.client.class_docs(name) if name[:1].isupper() else None
+    if docs is None and name in SINGLETONS:
+        note = f"{name} is the workspace's {SINGLETONS[name]} (a global):\n"
+        docs = await repl.client.class_docs(SINGLETONS[name])
     if docs is None:
-        return Outcome(False, UNKNOWN_CLASS.format(name), kind="command")
+        text = await _unknown_class(repl, name)
+        if not name[:1].isupper() and "did you mean" not in text:
+            return Outcome(False, "Usage: :help [Class [class] [selector]]", kind="command")
+        return Outcome(False, text, kind="command")
     if len(parts) == 1:
-        return Outcome(True, metaclass_help(docs) if meta else class_help(docs))
+        return Outcome(True, note + (metaclass_help(docs) if meta else class_help(docs)))
     text = method_help(docs, parts[1], sides=("class",) if meta else ("instance", "class"))
     if text is None:
         label = f"{name} class" if meta else name
         return Outcome(False, UNKNOWN_SELECTOR.format(label, parts[1]), kind="command")
-    return Outcome(True, text)
+    return Outcome(True, note + text)
+
+
+async def _unknown_class(repl, name: str) -> str:
+    """spec repl.md §4's text, with the class the name probably meant (as
+    `Beamtalk help:` says it: "did you mean Integer?")."""
+    import difflib
+
+    text = UNKNOWN_CLASS.format(name)
+    try:
+        names = [n for n in await repl.client.complete(Atom("classes")) if n[:1].isupper()]
+    except Exception:   # the hint is a courtesy: the answer stands without it
+        return text
+    same = [n for n in names if n.lower() == name.lower()]
+    close = same or difflib.get_close_matches(name, names, n=1, cutoff=0.7)
+    if close:
+        text += f"\nHint: did you mean {close[0]}? (:help {close[0]})"
+    return text
+
+
+async def erlang_module_help(repl, module: str, selector: str | None) -> Outcome | None:
+    """`:help Erlang lists`: `Erlang lists` is no method of Erlang but the
+    module proxy (seed ADR 0028), so answer what the module offers; None when
+    no such module is loadable (the plain "does not understand" follows)."""
+    sels = await repl.client.complete((Atom("selectors"), (Atom("erlang"), Atom(module))))
+    if not sels:
+        docs = await repl.client.class_docs("Erlang")
+        if docs is not None and method_help(docs, module) is not None:
+            return None
+        return Outcome(False, f"No Erlang module {module} is loaded or on the code path. "
+                              "Use :help Erlang to see how Erlang modules are called.", kind="command")
+    if selector is not None:
+        if selector not in sels:
+            return Outcome(False, f"Erlang {module} has no function for {selector}. "
+                                  f"Use :help Erlang {module} to see its functions.", kind="command")
+        arity = selector.count(":")
+        fn = selector.split(":")[0]
+        return Outcome(True, f"Erlang {module} >> {selector}\n  Calls the Erlang function "
+                             f"{module}:{fn}/{arity}\n  (its documentation: erl -man {module}).")
+    lines = [f"== Erlang {module} ==",
+             f"The Erlang module {module}, through its proxy: a keyword message calls the "
+             f"function its first keyword names with every argument (`Erlang {module} "
+             f"{sels[0]}{' …' if sels[0].endswith(':') else ''}`).".replace("  ", " "),
+             "", "Functions (as selectors):"]
+    lines = lines[:1] + textwrap.wrap(lines[1], width=help_text.WIDTH - 4) + lines[2:]
+    lines += help_text.wrapped(sels)
+    lines += ["", f"`(Erlang {module}) methods` answers them as \"name/arity\" Strings."]
+    return Outcome(True, "\n".join(lines))
 
 
 def _methods(docs, side: str):
     """[(selector, defining class, doc)] of one side."""
     return [(str(s), str(d), _text(doc)) for s, d, doc in docs.get(side, [])]
+
+
+#: the classes on the chain Class → Behaviour → Object → ProtoObject: their
+#: instance methods are what every class object inherits on its class side
+_CLASS_CHAIN = ("ProtoObject", "Object", "Behaviour", "Class")
+
+
+def _class_side(docs):
+    """The class side, with the instance methods a class object reaches
+    through Class → Behaviour → Object marked as inherited (own=False):
+    `:help Object class` listed all of Object's instance methods as its own
+    class methods.  [(selector, definer, doc, own)]"""
+    name = str(docs["name"])
+    instance = {(s, d) for s, d, _ in _methods(docs, "instance")} if name in _CLASS_CHAIN else set()
+    return [(s, d, doc, d == name and (s, d) not in instance) for s, d, doc in _methods(docs, "class")]
+
+
+def _listing(lines: list[str], own) -> None:
+    for s, doc in own:
+        if doc:
+            lines.append(help_text.method_line(s, doc))
+    plain = [s for s, doc in own if not doc]
+    if plain:
+        lines.extend(help_text.wrapped(plain))
+
+
+def _inherited(lines: list[str], definers) -> None:
+    """One `Inherited: 41 from Number, 46 from Object` line, wrapped to fit."""
+    counts: dict[str, int] = {}
+    for d in definers:
+        counts[d] = counts.get(d, 0) + 1
+    if counts:
+        lines.append("")
+        lines.extend(help_text.wrapped([f"{n} from {c}" for c, n in counts.items()], sep=", ",
+                                       first="Inherited: ", rest="  "))
 
 
 def class_help(docs) -> str:
@@ -174,32 +274,20 @@ def class_help(docs) -> str:
     lines = [header]
     doc = _text(docs.get("doc"))
     if doc:
-        lines.append(doc.strip())
+        lines += [help_text.body(doc), ""]
     supers = [str(s) for s in docs.get("superclasses", [])]
-    lines.append(f"Kind: {docs.get('kind')}" + (f"; inherits from {', '.join(supers)}" if supers else ""))
-    for side, title in (("instance", "Instance methods"), ("class", "Class methods")):
-        own = [(s, doc) for s, d, doc in _methods(docs, side) if d == name]
-        if not own:
-            continue
-        lines.append("")
-        lines.append(f"{title}:")
-        documented = [(s, doc) for s, doc in own if doc]
-        plain = [s for s, doc in own if not doc]
-        for s, doc in documented:
-            lines.append(f"  {s} — {doc.strip().splitlines()[0]}")
-        if plain:
-            lines.extend(textwrap.wrap("  ".join(plain), width=76, initial_indent="  ",
-                                       subsequent_indent="  ", break_on_hyphens=False))
-    inherited = {}
-    for s, d, _ in _methods(docs, "instance"):
-        if d != name:
-            inherited.setdefault(d, 0)
-            inherited[d] += 1
-    if inherited:
-        lines.append("")
-        lines.append("Inherited: " + ", ".join(f"{n} from {c}" for c, n in inherited.items()))
-    lines.append("")
-    lines.append(f"Use :help {name} <selector> for one method.")
+    kind = f"Kind: {docs.get('kind')}" + (f"; inherits from {', '.join(supers)}" if supers else "")
+    lines.extend(textwrap.wrap(kind, width=help_text.WIDTH - 4, subsequent_indent="  "))
+    own = [(s, doc) for s, d, doc in _methods(docs, "instance") if d == name]
+    if own:
+        lines += ["", "Instance methods:"]
+        _listing(lines, own)
+    own = [(s, doc) for s, d, doc, mine in _class_side(docs) if mine]
+    if own:
+        lines += ["", "Class methods:"]
+        _listing(lines, own)
+    _inherited(lines, [d for s, d, _ in _methods(docs, "instance") if d != name])
+    lines += ["", f"Use :help {name} <selector> for one method."]
     return "\n".join(lines)
 
 
@@ -209,20 +297,12 @@ def metaclass_help(docs) -> str:
     name = str(docs["name"])
     sup = docs.get("superclass")
     lines = [f"== {name} class < {sup} class ==" if sup not in (None, Atom("nil")) else f"== {name} class =="]
-    own = [(s, doc) for s, d, doc in _methods(docs, "class") if d == name]
+    side = _class_side(docs)
+    own = [(s, doc) for s, d, doc, mine in side if mine]
     if own:
         lines += ["", "Class methods:"]
-        lines += [f"  {s} — {doc.strip().splitlines()[0]}" for s, doc in own if doc]
-        plain = [s for s, doc in own if not doc]
-        if plain:
-            lines.extend(textwrap.wrap("  ".join(plain), width=76, initial_indent="  ",
-                                       subsequent_indent="  ", break_on_hyphens=False))
-    inherited: dict[str, int] = {}
-    for s, d, _ in _methods(docs, "class"):
-        if d != name:
-            inherited[d] = inherited.get(d, 0) + 1
-    if inherited:
-        lines += ["", "Inherited: " + ", ".join(f"{n} from {c}" for c, n in inherited.items())]
+        _listing(lines, own)
+    _inherited(lines, [d for s, d, doc, mine in side if not mine])
     lines += ["", f"Use :help {name} class <selector> for one method."]
     return "\n".join(lines)
 
@@ -238,7 +318,7 @@ def method_help(docs, selector: str, sides=("instance", "class")) -> str | None:
             head = f"{label} >> {s}"
             if definer != name:
                 head += f" (inherited from {definer})"
-            return head + "\n" + (textwrap.indent(doc.strip(), "  ") if doc else "  No documentation.")
+            return head + "\n" + (help_text.body(doc, "  ") if doc else "  No documentation.")
     return None
 
 
