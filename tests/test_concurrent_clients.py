@@ -55,3 +55,37 @@ async def test_two_clients_reloading_one_package_at_once_both_answer(workspace, 
     finally:
         await ca.close()
         await cb.close()
+
+
+def test_a_piped_repl_whose_workspace_is_stopped_says_so_on_stderr(bt_home):
+    """`beamtalk workspace stop` from another terminal under an attached
+    REPL: the REPL says the node was stopped and how to go on, on stderr (it
+    said only "Error: Lost the connection to workspace 'x'." on stdout)."""
+    import subprocess
+    import time
+
+    from conftest import beamtalk_cmd, run_beamtalk
+    from beamtalk_ws.workspace import launcher, paths
+
+    name = "stopped" + uuid.uuid4().hex[:6]
+    ws = paths.resolve(name)
+    launcher.start(ws, idle_timeout=None)
+    proc = subprocess.Popen(beamtalk_cmd() + ["repl", "--workspace", name], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        proc.stdin.write("x := 41\n")
+        proc.stdin.flush()
+        assert proc.stdout.readline().strip() == "41"
+        stop = run_beamtalk(["workspace", "stop", name])
+        assert stop.returncode == 0, stop.stderr
+        time.sleep(0.5)
+        out, err = proc.communicate("x + 1\n", timeout=60)
+        assert proc.returncode == 1
+        assert out == "", out
+        info = f"'{name}' node beamtalk_{name}@localhost"
+        assert f"The workspace {info}" in err and "was stopped since the previous request (`beamtalk workspace stop`)" in err, err
+        assert "`beamtalk repl` starts it again" in err, err
+        assert "Traceback" not in err
+    finally:
+        proc.kill()
+        launcher.kill(ws)
