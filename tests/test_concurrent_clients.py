@@ -82,7 +82,7 @@ def test_a_piped_repl_whose_workspace_is_stopped_says_so_on_stderr(bt_home):
         out, err = proc.communicate("x + 1\n", timeout=60)
         assert proc.returncode == 1
         assert out == "", out
-        info = f"'{name}' node beamtalk_{name}@localhost"
+        info = f"'{name}' node {ws.node_name}"
         assert f"The workspace {info}" in err and "was stopped since the previous request (`beamtalk workspace stop`)" in err, err
         assert "`beamtalk repl` starts it again" in err, err
         assert "Traceback" not in err
