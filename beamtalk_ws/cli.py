@@ -491,8 +491,11 @@ async def cmd_transcript(args) -> int:
     is written (like `tail -f`), from a workspace that is already running."""
     from beamtalk_ws.workspace.client import WorkspaceClient
 
+    from beamtalk_ws.dist.errors import ConnectionLost
+
     ws = paths.resolve(args.workspace)
     client = await WorkspaceClient.connect(ws, session="transcript-" + str(os.getpid()))
+    info = launcher.read_node_info(ws)
     try:
         if not args.no_follow:
             await client.subscribe_transcript()
@@ -503,6 +506,14 @@ async def cmd_transcript(args) -> int:
             sys.stdout.write(await client.next_transcript())
             sys.stdout.flush()
         return 0
+    except ConnectionLost:
+        # Stopped from another terminal (or its idle timeout): say so, as a REPL does.
+        why = launcher.stop_reason(ws, info.os_pid) if info else None
+        if why is None:
+            raise
+        print(f"Workspace '{ws.id}' was stopped ({why}); there is no more Transcript text to follow.",
+              file=sys.stderr)
+        return 1
     finally:
         await client.close()
 
