@@ -349,9 +349,7 @@ async def cmd_watch(args) -> int:
         if not started.ok:
             return 1
         await client.subscribe_transcript()
-        while True:
-            sys.stdout.write(await client.next_transcript())
-            sys.stdout.flush()
+        return await _follow_transcript(client, ws, "its watches are kept and resume when it starts again.")
     finally:
         await client.close()
 
@@ -491,31 +489,39 @@ async def cmd_transcript(args) -> int:
     is written (like `tail -f`), from a workspace that is already running."""
     from beamtalk_ws.workspace.client import WorkspaceClient
 
-    from beamtalk_ws.dist.errors import ConnectionLost
-
     ws = paths.resolve(args.workspace)
     client = await WorkspaceClient.connect(ws, session="transcript-" + str(os.getpid()))
-    info = launcher.read_node_info(ws)
     try:
         if not args.no_follow:
             await client.subscribe_transcript()
         for chunk in await client.transcript_recent():
             sys.stdout.write(chunk)
         sys.stdout.flush()
-        while not args.no_follow:
+        if args.no_follow:
+            return 0
+        return await _follow_transcript(client, ws, "there is no more Transcript text to follow.")
+    finally:
+        await client.close()
+
+
+async def _follow_transcript(client, ws, after_stop: str) -> int:
+    """Print every Transcript chunk until the connection ends (`beamtalk
+    transcript`, `beamtalk watch`).  A node stopped on purpose from another
+    terminal (or by its idle timeout) is said to be stopped, and why, as a
+    REPL says it, rather than reported as a lost connection to a node."""
+    from beamtalk_ws.dist.errors import ConnectionLost
+
+    info = launcher.read_node_info(ws)
+    try:
+        while True:
             sys.stdout.write(await client.next_transcript())
             sys.stdout.flush()
-        return 0
     except ConnectionLost:
-        # Stopped from another terminal (or its idle timeout): say so, as a REPL does.
         why = launcher.stop_reason(ws, info.os_pid) if info else None
         if why is None:
             raise
-        print(f"Workspace '{ws.id}' was stopped ({why}); there is no more Transcript text to follow.",
-              file=sys.stderr)
+        print(f"Workspace '{ws.id}' was stopped ({why}); {after_stop}", file=sys.stderr)
         return 1
-    finally:
-        await client.close()
 
 
 def _warn_if_stale_runtime(client) -> None:
