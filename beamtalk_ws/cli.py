@@ -337,7 +337,10 @@ async def cmd_watch(args) -> int:
     if args.path and not Path(args.path).expanduser().exists():
         raise PackageError(f"{args.path}: no such file or directory")
     ws = paths.resolve(args.workspace, m.root if m else None)
-    client = await open_client(ws, "watch", start="auto", idle_timeout=idle_timeout_from(args))
+    # Every `beamtalk watch` works in the session 'watch', which holds no
+    # bindings of the user's: a second one is not told it shares them.
+    client = await open_client(ws, "watch", start="auto", idle_timeout=idle_timeout_from(args),
+                               note_shared=False)
     try:
         repl = Repl(client)
         repl.package = m

@@ -141,8 +141,9 @@ def test_workspace_start_watch_in_a_package(bt_home, tmp_path):
 
 
 def test_beamtalk_watch_whose_workspace_is_stopped_says_it_was_stopped(bt_home, tmp_path):
-    """`beamtalk workspace stop` under `beamtalk watch`: it ends saying the
-    workspace was stopped, not that a connection to a node was lost."""
+    """`beamtalk workspace stop` under two `beamtalk watch`es: each ends
+    saying the workspace was stopped, not that a connection to a node was
+    lost."""
     import uuid
 
     from beamtalk_ws.workspace import launcher, paths
@@ -151,16 +152,21 @@ def test_beamtalk_watch_whose_workspace_is_stopped_says_it_was_stopped(bt_home, 
     ws = paths.resolve(name)
     (tmp_path / "w.bt").write_text("Object subclass: WatchStopped\n  x => 1\n")
     launcher.start(ws, idle_timeout=None)
-    proc = subprocess.Popen(beamtalk_cmd() + ["watch", str(tmp_path), "--workspace", name],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    procs = [subprocess.Popen(beamtalk_cmd() + ["watch", str(tmp_path), "--workspace", name],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
     try:
-        assert "Watching" in proc.stdout.readline() + proc.stdout.readline()
+        for proc in procs:
+            assert "Watching" in proc.stdout.readline() + proc.stdout.readline()
         stop = run_beamtalk(["workspace", "stop", name])
         assert stop.returncode == 0, stop.stderr
-        _, err = proc.communicate(timeout=30)
-        assert proc.returncode == 1
-        assert f"Workspace '{name}' was stopped (`beamtalk workspace stop`)" in err, err
-        assert "connection to node" not in err and "Traceback" not in err, err
+        for proc in procs:
+            _, err = proc.communicate(timeout=30)
+            assert proc.returncode == 1
+            assert f"Workspace '{name}' was stopped (`beamtalk workspace stop`)" in err, err
+            assert "connection to node" not in err and "Traceback" not in err, err
+            # two watches of one workspace: neither is told it shares the user's bindings
+            assert "Note:" not in err, err
     finally:
-        proc.kill()
+        for proc in procs:
+            proc.kill()
         launcher.kill(ws)
