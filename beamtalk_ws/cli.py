@@ -336,7 +336,10 @@ async def cmd_watch(args) -> int:
     if args.path and not Path(args.path).expanduser().exists():
         raise PackageError(f"{args.path}: no such file or directory")
     ws = paths.resolve(args.workspace, m.root if m else None)
-    client = await open_client(ws, "watch", start="auto", idle_timeout=idle_timeout_from(args))
+    # Every `beamtalk watch` works in the session 'watch', which holds no
+    # bindings of the user's: a second one is not told it shares them.
+    client = await open_client(ws, "watch", start="auto", idle_timeout=idle_timeout_from(args),
+                               note_shared=False)
     try:
         repl = Repl(client)
         repl.package = m
@@ -348,9 +351,7 @@ async def cmd_watch(args) -> int:
         if not started.ok:
             return 1
         await client.subscribe_transcript()
-        while True:
-            sys.stdout.write(await client.next_transcript())
-            sys.stdout.flush()
+        return await _follow_transcript(client, ws, "its watches are kept and resume when it starts again.")
     finally:
         await client.close()
 
@@ -498,12 +499,31 @@ async def cmd_transcript(args) -> int:
         for chunk in await client.transcript_recent():
             sys.stdout.write(chunk)
         sys.stdout.flush()
-        while not args.no_follow:
-            sys.stdout.write(await client.next_transcript())
-            sys.stdout.flush()
-        return 0
+        if args.no_follow:
+            return 0
+        return await _follow_transcript(client, ws, "there is no more Transcript text to follow.")
     finally:
         await client.close()
+
+
+async def _follow_transcript(client, ws, after_stop: str) -> int:
+    """Print every Transcript chunk until the connection ends (`beamtalk
+    transcript`, `beamtalk watch`).  A node stopped on purpose from another
+    terminal (or by its idle timeout) is said to be stopped, and why, as a
+    REPL says it, rather than reported as a lost connection to a node."""
+    from beamtalk_ws.dist.errors import ConnectionLost
+
+    info = launcher.read_node_info(ws)
+    try:
+        while True:
+            sys.stdout.write(await client.next_transcript())
+            sys.stdout.flush()
+    except ConnectionLost:
+        why = launcher.stop_reason(ws, info.os_pid) if info else None
+        if why is None:
+            raise
+        print(f"Workspace '{ws.id}' was stopped ({why}); {after_stop}", file=sys.stderr)
+        return 1
 
 
 def _warn_if_stale_runtime(client) -> None:

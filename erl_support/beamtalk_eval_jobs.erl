@@ -93,7 +93,7 @@ compile_and_load(Modules) ->
         [Text | _] -> {error, Text};
         [] ->
             try
-                [load_one(Mod, Bin) || {Mod, {ok, Bin}} <- Compiled],
+                with_load_lock(fun() -> [load_one(Mod, Bin) || {Mod, {ok, Bin}} <- Compiled] end),
                 beamtalk_cluster:loaded([{Mod, Bin} || {Mod, {ok, Bin}} <- Compiled]),
                 ok
             catch
@@ -121,9 +121,13 @@ load_package(DirBin, App) ->
             Mods = [M || {M, _Class, _Super} <- proplists:get_value(classes, Env, [])],
             _ = code:add_patha(Dir),
             try
-                Changed = [M || M <- Mods, changed(M, Dir)],
-                [load_with(M, fun() -> code:load_abs(filename:join(Dir, atom_to_list(M))) end)
-                 || M <- Changed],
+                Changed = with_load_lock(
+                            fun() ->
+                                    Ch = [M || M <- Mods, changed(M, Dir)],
+                                    [load_with(M, fun() -> code:load_abs(filename:join(Dir, atom_to_list(M))) end)
+                                     || M <- Ch],
+                                    Ch
+                            end),
                 {ok, integer_to_binary(length(Changed)), undefined}
             catch
                 throw:{load_failed, Text} -> {internal, Text};
@@ -142,6 +146,14 @@ changed(Mod, Dir) ->
                 _ -> true
             end
     end.
+
+%% Class modules are loaded by one process at a time on this node.  Two
+%% sessions (or a session and a watch) purging and loading the same module
+%% at once left one of them waiting on the code server until its request
+%% timed out, and made the other fail with `not_purged`.  The lock is
+%% OTP's own (global:trans on this node alone), re-entrant for the holder.
+with_load_lock(Fun) ->
+    global:trans({beamtalk_class_load, self()}, Fun, [node()]).
 
 load_with(Mod, Load) ->
     _ = code:purge(Mod),

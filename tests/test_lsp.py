@@ -8,12 +8,13 @@ import os
 import subprocess
 import threading
 import time
+import uuid
 from pathlib import Path
 from queue import Empty, Queue
 
 import pytest
 
-from conftest import beamtalk_cmd
+from conftest import beamtalk_cmd, run_beamtalk
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -383,3 +384,28 @@ def test_completion_offers_the_next_keyword_of_the_message_being_written(lsp, pr
     diagnostics_for(lsp, uri)
     labels = _complete_at_end_of(lsp, uri, "x := 3 between: 1 a", 2)
     assert labels[0] == "and:" and "abs" in labels, labels
+
+
+def test_a_command_after_the_workspace_restarted_reaches_the_new_node(project, bt_home):
+    """`beamtalk workspace stop` then `start` while the editor is open: the
+    next `beamtalk.evaluate` runs on the new node.  It answered "No workspace
+    is running" for up to 10 s after the start (the attach was throttled)."""
+    from beamtalk_ws.workspace import launcher, paths
+
+    name = "lsp-restart-" + uuid.uuid4().hex[:6]
+    ws = paths.resolve(name)
+    launcher.start(ws, idle_timeout=None)
+    client = LspClient(project, dict(os.environ, BEAMTALK_HOME=str(bt_home)), ["--workspace", name])
+    try:
+        client.initialize(project)
+        run = lambda code: client.request("workspace/executeCommand",  # noqa: E731
+                                          {"command": "beamtalk.evaluate", "arguments": [code]})
+        assert run("k := 6 * 7")["text"] == "42"
+        assert run_beamtalk(["workspace", "stop", name]).returncode == 0
+        assert "No workspace is running" in run("1 + 1")["text"]
+        launcher.start(ws, idle_timeout=None)
+        answer = run("k + 1")
+        assert answer == {"ok": True, "text": "43", "output": ""}, answer
+    finally:
+        client.close()
+        launcher.kill(ws)

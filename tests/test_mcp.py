@@ -243,10 +243,39 @@ async def test_the_workspace_is_started_at_the_first_call_when_it_is_not_running
             launcher.kill(ws)                                  # the node dies under the server
             r = await s.call_tool("eval", {"code": "1 + 1"})
             if r.is_error:                                     # the call that finds it gone says so
-                assert "went away" in text_of(r), text_of(r)
+                assert "has died" in text_of(r) and "The next call attaches again" in text_of(r), text_of(r)
                 r = await s.call_tool("eval", {"code": "1 + 1"})
             assert not r.is_error and text_of(r) == "2"        # a new node, started on demand
         assert launcher.running_info(ws) is not None        # it outlives the MCP server, like the REPL's
+    finally:
+        launcher.kill(ws)
+
+
+async def test_a_restart_under_the_server_is_reported_as_a_stop_and_bindings_come_back(bt_home, tmp_path):
+    """`beamtalk workspace restart` from another terminal while an agent is
+    attached: the tool error says the node was stopped and that what the
+    workspace stored comes back (it said "bindings ... are gone", and the
+    next call found them)."""
+    from beamtalk_ws.workspace import launcher, paths
+    from conftest import run_beamtalk
+
+    name = "mcp-restart-" + uuid.uuid4().hex[:6]
+    ws = paths.resolve(name)
+    try:
+        async with mcp_session(ws, tmp_path) as s:
+            r = await s.call_tool("eval", {"code": "k := 77"})
+            assert not r.is_error, text_of(r)
+            again = run_beamtalk(["workspace", "restart", name], timeout=120)
+            assert again.returncode == 0, again.stderr
+            r = await s.call_tool("eval", {"code": "k + 1"})
+            assert r.is_error, text_of(r)
+            text = text_of(r)
+            assert f"The workspace '{name}' node {ws.node_name}" in text, text
+            assert "was stopped" in text and "(`beamtalk workspace stop`)" in text, text
+            assert "are gone" not in text.split("live actors")[0], text
+            assert "The next call attaches again" in text, text
+            r = await s.call_tool("eval", {"code": "k + 1"})
+            assert (r.is_error, text_of(r)) == (False, "78")
     finally:
         launcher.kill(ws)
 

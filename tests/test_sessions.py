@@ -82,6 +82,25 @@ async def test_two_clients_on_one_session_share_bindings_at_once(workspace):
         await b.close()
 
 
+async def test_a_name_another_client_cleared_is_a_located_error(workspace):
+    """A's `:clear` (or `Workspace` unbinding) leaves B compiling against a
+    name the node no longer has: B's input gets the located compile error
+    an unbound name always gets, not a bare "Undefined variable: n"."""
+    _, a, b, ra, rb = await _session_pair(workspace)
+    try:
+        assert (await ra.evaluate("n := 5")).text == "5"
+        assert (await rb.evaluate("n + 1")).text == "6"
+        assert (await ra.evaluate(":clear")).text == "Bindings cleared."
+        out = await rb.evaluate("n + 1")
+        assert not out.ok and out.kind == "compile", (out.kind, out.text)
+        assert out.text.splitlines() == ["<input>:1:1: Undefined variable: n", "  n + 1", "  ^"]
+        assert (await rb.evaluate("n := 2")).text == "2"
+        assert (await ra.evaluate("n")).text == "2"
+    finally:
+        await a.close()
+        await b.close()
+
+
 def test_second_client_is_told_another_is_attached(workspace):
     from conftest import run_beamtalk
 

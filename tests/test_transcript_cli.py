@@ -101,3 +101,29 @@ def test_json_mode_pushes_output_of_a_process_an_earlier_input_left_running(work
         assert c.ask({"id": 2, "op": "eval", "code": "1 + 1"}) == {"id": 2, "value": "2"}
     finally:
         c.close()
+
+
+def test_a_follower_whose_workspace_is_stopped_says_it_was_stopped(bt_home):
+    """`beamtalk workspace stop` under `beamtalk transcript`: the follower
+    ends saying the workspace was stopped, not only that a connection to a
+    node was lost."""
+    import time
+
+    from beamtalk_ws.workspace import launcher, paths
+
+    name = "trstop" + uuid.uuid4().hex[:6]
+    ws = paths.resolve(name)
+    launcher.start(ws, idle_timeout=None)
+    proc = subprocess.Popen(beamtalk_cmd() + ["transcript", "--workspace", name],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(2.0)  # let it subscribe
+        stop = run_beamtalk(["workspace", "stop", name])
+        assert stop.returncode == 0, stop.stderr
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 1
+        assert f"Workspace '{name}' was stopped (`beamtalk workspace stop`)" in err, err
+        assert "connection to node" not in err and "Traceback" not in err, err
+    finally:
+        proc.kill()
+        launcher.kill(ws)

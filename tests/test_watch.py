@@ -151,3 +151,35 @@ def test_workspace_start_watch_in_a_package(bt_home, tmp_path):
         from beamtalk_ws.workspace import launcher, paths
 
         launcher.kill(paths.resolve(None, root))
+
+
+def test_beamtalk_watch_whose_workspace_is_stopped_says_it_was_stopped(bt_home, tmp_path):
+    """`beamtalk workspace stop` under two `beamtalk watch`es: each ends
+    saying the workspace was stopped, not that a connection to a node was
+    lost."""
+    import uuid
+
+    from beamtalk_ws.workspace import launcher, paths
+
+    name = "wstop" + uuid.uuid4().hex[:6]
+    ws = paths.resolve(name)
+    (tmp_path / "w.bt").write_text("Object subclass: WatchStopped\n  x => 1\n")
+    launcher.start(ws, idle_timeout=None)
+    procs = [subprocess.Popen(beamtalk_cmd() + ["watch", str(tmp_path), "--workspace", name],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    try:
+        for proc in procs:
+            assert "Watching" in proc.stdout.readline() + proc.stdout.readline()
+        stop = run_beamtalk(["workspace", "stop", name])
+        assert stop.returncode == 0, stop.stderr
+        for proc in procs:
+            _, err = proc.communicate(timeout=30)
+            assert proc.returncode == 1
+            assert f"Workspace '{name}' was stopped (`beamtalk workspace stop`)" in err, err
+            assert "connection to node" not in err and "Traceback" not in err, err
+            # two watches of one workspace: neither is told it shares the user's bindings
+            assert "Note:" not in err, err
+    finally:
+        for proc in procs:
+            proc.kill()
+        launcher.kill(ws)

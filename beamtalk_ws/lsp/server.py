@@ -49,9 +49,11 @@ class BeamtalkServer(LanguageServer):
 
     # ------------------------------------------------------------ the workspace, if it runs
 
-    async def attach(self):
-        """The project's workspace client, if it is running (looked for at most every ATTACH_RETRY s;
-        a request that comes while it is being connected waits for that)."""
+    async def attach(self, *, now: bool = False):
+        """The project's workspace client, if it is running (looked for at most every ATTACH_RETRY s,
+        so typing never waits on a missing node; `now` looks at once: a command the user gave
+        must not be told no workspace runs when one was started a moment ago; a request that
+        comes while it is being connected waits for that)."""
         if self._attaching is None:
             import asyncio
 
@@ -60,10 +62,10 @@ class BeamtalkServer(LanguageServer):
             if self.live is not None and not self.live.node.closed.done():
                 return self.live
             self.live = self._repl = None
-            now = time.monotonic()
-            if now - self._looked_for < ATTACH_RETRY:
+            when = time.monotonic()
+            if not now and when - self._looked_for < ATTACH_RETRY:
                 return None
-            self._looked_for = now
+            self._looked_for = when
             try:
                 from beamtalk_ws.workspace import launcher, paths
                 from beamtalk_ws.workspace.client import WorkspaceClient
@@ -76,7 +78,7 @@ class BeamtalkServer(LanguageServer):
             return self.live
 
     async def repl(self):
-        live = await self.attach()
+        live = await self.attach(now=True)
         if live is None:
             return None
         if self._repl is None:

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from beamtalk_ws.repl import revive
 from beamtalk_ws.dist.errors import ConnectionLost, DistError
 from beamtalk_ws.workspace.errors import WorkspaceError, WorkspaceNotRunning
 
@@ -87,6 +88,7 @@ class LiveWorkspace:
         #: function `connect(say)` that attaches a client (never starts a node)
         self._connect = connect
         self._repl = None
+        self._node_info = None
         self._connecting = asyncio.Lock()
         self._busy = asyncio.Lock()          # one session-changing input at a time
 
@@ -107,6 +109,7 @@ class LiveWorkspace:
                     client = await open_client(self.ws, self.session, start="auto",
                                                idle_timeout=self.idle_timeout, say=say)
                 repl = Repl(client)
+                self._node_info = revive.node_info_of(client)
                 # `:watch` reports each reload through `notify`; stdout is the protocol's.
                 repl.notify = lambda outcome: say(outcome.text)
                 if self._connect is None:
@@ -120,6 +123,7 @@ class LiveWorkspace:
 
     async def guarded(self, what, *args, **kw) -> ToolAnswer:
         """Run one tool; every failure becomes a tool error with a clear text."""
+        connected = self._repl is not None and self._repl.client.node.is_connected
         try:
             return await what(*args, **kw)
         except (WorkspaceError, DistError) as e:
@@ -131,9 +135,12 @@ class LiveWorkspace:
                     pass
                 if self._connect is not None:
                     return ToolAnswer(f"{gone.client.lost_text()} The next call attaches again.", error=True)
-                return ToolAnswer(f"Workspace '{self.ws.id}' went away ({e}). The next call attaches again, "
-                                  f"starting it if needed; bindings and actors of the old node are gone.",
-                                  error=True)
+                # Why it went (stopped, restarted, died) as `repl --json` says it; a new
+                # node brings back what the old one stored (durable state), not its processes.
+                why = revive.death_report(self.ws, self._node_info, connected)
+                return ToolAnswer(f"{why}\nThe next call attaches again, starting it if needed: the "
+                                  f"bindings, classes and globals the workspace stored come back; live "
+                                  f"actors and processes of the old node do not.", error=True)
             return ToolAnswer(str(e), error=True)
         except Exception as e:  # noqa: BLE001 - an agent gets a message, the server keeps running
             return ToolAnswer(f"Internal error: {type(e).__name__}: {e}", error=True)

@@ -14,6 +14,7 @@ package costs nothing after the first time.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import re
@@ -158,7 +159,22 @@ def _role_classes(m: Manifest, modules: list) -> tuple[str | None, str | None]:
 
 
 def build(m: Manifest, *, force: bool = False, log=None) -> BuildResult:
-    """Build the package; `log(line)` hears the progress lines of seed §6."""
+    """Build the package; `log(line)` hears the progress lines of seed §6.
+
+    One build of a package at a time (an OS lock on `_build/dev/.lock`): two
+    REPLs opened in the package at once, or a `:reload` in each, build the
+    same `_build/` and used to trip over each other's temporary files (a
+    FileNotFoundError).  The second waits and then finds the build up to date."""
+    if not m.src.is_dir():
+        raise PackageError(f"{m.root / 'src'}: no such directory (a package keeps its classes in src/)")
+    lock_dir = m.ebin.parent
+    lock_dir.mkdir(parents=True, exist_ok=True)
+    with open(lock_dir / ".lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build_locked(m, force, log)
+
+
+def _build_locked(m: Manifest, force: bool, log) -> BuildResult:
     say = log or (lambda line: None)
     files = source_files(m.src)
     out = m.ebin

@@ -37,6 +37,9 @@ async def build_and_load(client, m: Manifest, *, force: bool = False, on_output=
         result = await asyncio.to_thread(build, m, force=force)
     except PackageError as e:
         return LiveOutcome(False, str(e))
+    except OSError as e:        # the disk, not the code: say which file, never a traceback
+        where = f" ({e.filename})" if e.filename else ""
+        return LiveOutcome(False, f"{m.name}: the build could not write its files: {e.strerror or e}{where}")
     if not result.ok:
         return LiveOutcome(False, _errors_text(result), result)
     reply = await client.load_package(m.ebin, m.name, on_output=on_output)

@@ -45,6 +45,7 @@ async def open_client(
     idle_timeout: int | None = launcher.DEFAULT_IDLE_TIMEOUT,
     say: Callable[[str], None] = lambda s: print(s, file=sys.stderr),
     ask: Callable[[str], bool] | None = None,
+    note_shared: bool = True,            # False for a command whose session is not the user's
 ) -> WorkspaceClient:
     info = launcher.running_info(ws)
     if info is None:
@@ -71,7 +72,8 @@ async def open_client(
     try:
         client = await WorkspaceClient.connect(ws, session)
         client.started_node = info is None
-        note_shared_session(client, session, say)
+        if note_shared:
+            note_shared_session(client, session, say)
         return client
     except WorkspaceNotRunning as e:
         raise WorkspaceError(

@@ -160,6 +160,15 @@ class Repl:
         if isinstance(compiled, Outcome):
             return compiled
         reply = await self.client.eval(compiled.forms, unique=compiled.unique, on_output=on_output)
+        if reply.kind == "undefined_variable":
+            # Compiled against a name another client of the session has since
+            # unbound (`:clear`); the input ran up to that name, and its
+            # bindings are unchanged.  Compile again against the node's names
+            # for the located error every unbound name gets.
+            await self.client.refresh_bindings()
+            again = await self.compile(code)
+            if isinstance(again, Outcome):
+                return again
         return Outcome(reply.ok, reply.text, kind=reply.kind, warnings=compiled.warnings, notice=reply.notice)
 
     async def load(self, arg: str, reload: bool = False, on_output: OutputCallback | None = None) -> Outcome:

@@ -23,6 +23,7 @@ import threading
 from beamtalk_ws import __version__
 from beamtalk_ws.workspace.errors import WorkspaceError
 
+from . import revive
 from .core import Repl
 
 PROMPT = "> "
@@ -250,16 +251,18 @@ async def run(repl: Repl, history_path=None, notes=None) -> int:
     repl.notify = lambda outcome: _above_prompt(session, lambda: show(outcome))
     warm_up_after_first_render(session, notes)
     follower = asyncio.ensure_future(follow_background(session, repl.client))
+    node_info = revive.node_info_of(repl.client)
     try:
         while True:
             code = await read_input(session)
             if code is None:
                 print("Goodbye!")
                 return 0
+            connected = repl.client.node.is_connected
             try:
                 outcome = await evaluate(repl, code)
             except WorkspaceError as e:
-                print(f"Error: {e}")
+                print(revive.ended_text(repl.client, node_info, connected, e), file=sys.stderr, flush=True)
                 return 1
             show(outcome)
             if outcome.quit:

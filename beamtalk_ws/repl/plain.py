@@ -14,6 +14,7 @@ import sys
 from beamtalk_ws.syntax import completeness
 from beamtalk_ws.workspace.errors import WorkspaceError
 
+from . import revive
 from .core import Repl
 
 PROMPT = "> "
@@ -106,6 +107,7 @@ def write(text: str) -> None:
 async def run(repl: Repl, interactive: bool, history_path=None) -> int:
     reader = LineReader(interactive, history_path)
     loop = asyncio.get_running_loop()
+    node_info = revive.node_info_of(repl.client)
     shown = {"open_line": False}
 
     async def read_line(prompt: str) -> str | None:
@@ -137,6 +139,7 @@ async def run(repl: Repl, interactive: bool, history_path=None) -> int:
                 write(text)
                 shown["open_line"] = not text.endswith("\n")
 
+        connected = repl.client.node.is_connected
         task = asyncio.ensure_future(repl.evaluate(code, on_output=output))
 
         def on_sigint() -> None:
@@ -146,7 +149,8 @@ async def run(repl: Repl, interactive: bool, history_path=None) -> int:
         try:
             outcome = await task
         except WorkspaceError as e:
-            print(f"Error: {e}")
+            sys.stdout.flush()
+            print(revive.ended_text(repl.client, node_info, connected, e), file=sys.stderr, flush=True)
             return 1
         finally:
             loop.remove_signal_handler(signal.SIGINT)

@@ -55,3 +55,20 @@ def death_report(ws: WorkspacePaths, info: launcher.NodeInfo | None, during: boo
     else:
         text += "\nIts log says nothing about why (killed by a signal?)."
     return text
+
+
+def ended_text(client, info: launcher.NodeInfo | None, during: bool, error: Exception) -> str:
+    """What a REPL at a terminal (or reading a pipe) says when it ends because
+    its node went: the same report `--json` gives (stopped by whom, or the
+    log's last lines), and how to go on.  Such a REPL does not start a new
+    node under the user (someone stopped it on purpose), unlike a tool.
+    A node we attached to (not ours to start) keeps its own text."""
+    if client.node.is_connected or not isinstance(client.ws, WorkspacePaths):
+        return f"Error: {error}"
+    return (death_report(client.ws, info, during)
+            + "\nThis REPL has ended; `beamtalk repl` starts it again.")
+
+
+def node_info_of(client) -> launcher.NodeInfo | None:
+    """The node a REPL starts on (its OS pid tells a stop of *that* node from a later one's)."""
+    return launcher.read_node_info(client.ws) if isinstance(client.ws, WorkspacePaths) else None
