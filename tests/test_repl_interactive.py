@@ -264,20 +264,27 @@ def test_watch_reloads_show_above_the_prompt(workspace, tmp_path):
 def test_an_evaluation_reads_a_line_typed_at_its_own_prompt(repl_tty):
     # A guessing game or `input()`: io:get_line asks the person at the REPL.
     child = repl_tty
-    child.send('name := Erlang io get_line: "Your name? "\r')
-    child.expect_exact("Your name? ")
+
+    def asked(line: str, prompt: str) -> None:
+        # the prompt text also shows in the echo of the typed input: wait for
+        # the input to be accepted and the evaluation's own prompt to read
+        # keys (raw mode; a Ctrl-D typed before that is the tty's end of file)
+        child.send(line + "\r")
+        child.expect_exact(ACCEPTED)
+        child.expect_exact(PROMPT)
+        child.expect_exact(prompt)
+
+    asked('name := Erlang io get_line: "Your name? "', "Your name?")
     child.send("Ann\r")
     expect_line(child, '"Ann')                 # a String, with its newline
     child.expect_exact(PROMPT)
     enter(child, "name size", "4")
     # Ctrl-D at the evaluation's prompt is end of input; Ctrl-C interrupts it
-    child.send('Erlang io get_line: "more? "\r')
-    child.expect_exact("more? ")
+    asked('Erlang io get_line: "more? "', "more?")
     child.sendcontrol("d")
     expect_line(child, "#eof")
     child.expect_exact(PROMPT)
-    child.send('again := Erlang io get_line: "again? "\r')
-    child.expect_exact("again? ")
+    asked('again := Erlang io get_line: "again? "', "again?")
     child.sendcontrol("c")
     child.expect_exact("Interrupted", timeout=10)
     child.expect_exact(PROMPT)
