@@ -77,6 +77,16 @@ async def test_load_errors_are_located(repl, tmp_path):
     assert not missing.ok and "File not found" in missing.text
 
 
+async def test_load_of_a_file_that_is_not_utf8_is_located(repl, tmp_path):
+    # a Latin-1 file: ":load" said "<path>: not UTF-8 text" with no line or column
+    path = tmp_path / "latin.bt"
+    path.write_bytes(b'Object subclass: Latin\n  m => "caf\xe9"\n')
+    out = await repl.evaluate(f":load {path}")
+    assert not out.ok
+    assert f"{path}:2:12: the file is not UTF-8 text: byte 0xe9" in out.text
+    assert "hint: Beamtalk source is UTF-8" in out.text
+
+
 async def test_a_superclass_nobody_defines_is_located_and_the_other_files_load(repl, tmp_path):
     """A file whose superclass is neither in the load nor in the workspace
     said only "Class 'Nope' not found", with no file or line."""

@@ -17,6 +17,7 @@ from beamtalk_ws.compiler.classes import ClassInfo, ClassTable
 from beamtalk_ws.compiler import lint
 from beamtalk_ws.compiler.modules import compile_file, module_name
 from beamtalk_ws.syntax import SyntaxErrors, ast, parse
+from beamtalk_ws.syntax.source_bytes import decode_source
 
 
 def bt_files(path: Path) -> list[Path]:
@@ -65,15 +66,13 @@ def parse_files(paths: list[Path], result: LoadPlan) -> list:
     parsed = []
     for f in paths:
         try:
-            source = f.read_text(encoding="utf-8")
+            data = f.read_bytes()
         except OSError as e:
             result.errors.append((f, f"File not found: {f}" if isinstance(e, FileNotFoundError) else
                                   f"Cannot read {f}: {e.strerror}"))
             continue
-        except UnicodeDecodeError:
-            result.errors.append((f, f"{f}: not UTF-8 text"))
-            continue
         try:
+            source = decode_source(data, str(f))
             module = parse(source, str(f))
         except SyntaxErrors as e:
             result.errors.append((f, e.render()))
