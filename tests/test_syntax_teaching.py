@@ -437,3 +437,26 @@ def test_a_pharo_point_says_there_is_no_at_operator():
                       "fields gives `Point x: 3 y: 4`, or use a List: #(3, 4)")
     # not after a value: the message alone
     assert first("@ 4\n").hint is None
+
+
+# ------------------------------------------------------------ a class body ended by a line that is no item
+@pytest.mark.parametrize("line, fix", [
+    ("foo ^1", "a method header ends with `=>`: `foo => ^1`"),
+    ("foo = 1", "a method header ends with `=>`: `foo => 1`"),
+    ("foo [ ^1 ]", "a method header ends with `=>`: `foo => ^1`"),
+    ("x := 3", "a state default is written `state: x = 3`"),
+])
+def test_an_indented_line_that_ends_the_class_body_is_named_not_the_method_after_it(line, fix):
+    # it said "a method definition must be inside a class" at `bar =>`,
+    # with the hint to indent the (indented) method
+    src = f"Object subclass: Gy\n  {line}\n  bar => 2\n"
+    d = first(src)
+    assert d.message == "Expected a method definition (pattern => body), state: or classState: in the class body"
+    assert (d.span.line, d.span.col) == (2, 3)
+    assert d.hint == (f"this indented line ended the class body of Gy, so `bar =>` below it is outside "
+                      f"the class; {fix}")
+
+
+def test_an_indented_statement_after_a_class_is_still_a_statement():
+    # spec syntax §7.4: indentation has no meaning; the class ends where its items end
+    assert not diags("Object subclass: Gy\n  bar => 2\n  Gy new bar\n")

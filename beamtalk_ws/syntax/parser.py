@@ -91,13 +91,36 @@ class Parser(DeclarationParser):
             except ParseError as e:
                 declaration = self.method_def_at(start) >= 0 or (
                     self.K[start] is K_KEYWORD and self.V[start] in ("state:", "classState:"))
-                header = self.not_a_class_header(items) if declaration else None
+                header = (self.not_a_class_header(items) or self.class_body_ended_early(start, items)
+                          if declaration else None)
                 self.add(header or self.method_outside_class(start) or self.class_item_expected(start, items)
                          or e.diag)
                 self.depth = 0
                 self.in_class = self.in_method = False
                 self.recover(start, e.depth)
         return _tnew(A.Module, (tuple(items), 0, len(self.source), self.T))
+
+    def class_body_ended_early(self, start: int, items: list) -> Optional[Diagnostic]:
+        """An indented method definition after an indented line that ended
+        the class body above it (``foo ^1`` or ``foo = 1`` for ``foo =>``,
+        ``x := 3`` for a ``state:``): the fault is that line, not the method
+        below it, which "must be inside a class" although it is indented."""
+        if not self.NL[start] or self.at_col1(start):
+            return None
+        k = len(items)
+        while k and not isinstance(items[k - 1], A.ClassDef):
+            k -= 1
+        if not k or k == len(items):
+            return None
+        cls, stray = items[k - 1], items[k]
+        a = self.source.rfind("\n", 0, stray.span.start) + 1
+        if a <= 0 or self.source[a:stray.span.start].strip() or a == stray.span.start:
+            return None                 # the stray statement is not an indented line of its own
+        header = self.source[self.S[start]:self.E[self.pattern_end(self.method_def_at(start))]]
+        b = self.source.find("\n", stray.span.start)
+        message, hint = teaching.class_body_ended(cls.name, self.source[stray.span.start:b if b >= 0 else None],
+                                                  header)
+        return self.make_diag(message, span=stray.span, hint=hint)
 
     def method_outside_class(self, start: int) -> Optional[Diagnostic]:
         """A statement that failed to parse because it is a method header

@@ -136,6 +136,27 @@ def method_outside_class(selector: str, header: str, pattern: str, filename: str
     )
 
 
+def class_body_ended(class_name: str, line: str, next_header: str) -> tuple:
+    """An indented line in a class body that is no class-body item ended the
+    class; the method definitions below it were then outside the class."""
+    line = line.split("\n", 1)[0].strip()
+    assign = re.match(r"([a-z_]\w*)\s*:=\s*(.*)", line)
+    header = re.match(r"([a-z_]\w*)\s*(\^|\[|=|->)\s*(.*)", line)
+    if assign:
+        fix = f"a state default is written `state: {assign.group(1)} = {_cut(assign.group(2))}`"
+    elif header:
+        word, mark, rest = header.groups()
+        body = "^" + rest if mark == "^" else rest.rstrip("]").strip() if mark == "[" else rest
+        fix = f"a method header ends with `=>`: `{word} => {_cut(body)}`"
+    else:
+        fix = "a method is written `pattern => body`"
+    return (
+        "Expected a method definition (pattern => body), state: or classState: in the class body",
+        f"this indented line ended the class body of {class_name}, so `{_cut(next_header)}` below it "
+        f"is outside the class; {fix}",
+    )
+
+
 def class_name_for(filename: str) -> str:
     """``src/my_app.bt`` → ``MyApp`` (``App`` when there is no file name)."""
     stem = filename.replace("\\", "/").rsplit("/", 1)[-1]
