@@ -460,3 +460,14 @@ def test_an_indented_line_that_ends_the_class_body_is_named_not_the_method_after
 def test_an_indented_statement_after_a_class_is_still_a_statement():
     # spec syntax §7.4: indentation has no meaning; the class ends where its items end
     assert not diags("Object subclass: Gy\n  bar => 2\n  Gy new bar\n")
+
+
+def test_an_unterminated_string_over_several_lines_says_it_swallowed_them():
+    # the message quoted the lines after the quote (one message over 3 lines)
+    # and did not say why the statements below it were not run
+    src = 'x := "abc\ny := 2\nz := 3\n'
+    d = first(src)
+    assert d.message == 'Unterminated string: "abc…'
+    assert (d.span.line, d.span.col) == (1, 6)
+    assert d.hint == ('the string runs to the end of the input, over 2 more lines: a string may span lines, '
+                      'so everything after its opening quote is inside it; close it with " where it should end')
