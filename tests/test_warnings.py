@@ -283,3 +283,30 @@ def test_a_block_calling_itself_through_the_name_it_is_assigned_to_in_a_method_g
     # an ordinary undefined name in an assignment keeps the plain message
     ds = ScopeCheck(frozenset()).run(parse("x := x + 1").items)
     assert [(d.message, d.hint) for d in ds] == [("Undefined variable: x", None)]
+
+
+def test_a_comparison_whose_value_is_dropped_is_a_located_warning():
+    # `self.n = self.n + 1.` (for :=) compiled to a comparison whose value
+    # nobody used: the actor's count silently stayed 0
+    c = compile_input("Actor subclass: Eq\n  state: n = 0\n  inc =>\n    self.n = self.n + 1.\n    ^self\n")
+    assert len(c.warnings) == 1
+    assert c.warnings[0].startswith("<input>:4:5: warning: The result of this `=` comparison is not used")
+    assert "hint: assignment is `:=`: `self.n := self.n + 1`" in c.warnings[0]
+    top = compile_input("x = 2.\nx", frozenset({"x"}))
+    assert len(top.warnings) == 1 and top.warnings[0].startswith("<input>:1:1: warning: The result of this `=`")
+    block = compile_input("#(1) do: [:e | x == e. x]", frozenset({"x"}))
+    assert "hint: assignment is `:=`: `x := e`" in block.warnings[0]
+
+
+def test_a_comparison_that_is_the_value_of_its_sequence_is_not_warned():
+    assert compile_input("x = 2", frozenset({"x"})).warnings == []
+    assert compile_input("Object subclass: Eq2\n  state: n = 0\n  isZero => self.n = 0\n").warnings == []
+    assert compile_input("#(1) select: [:e | e = 1]").warnings == []
+
+
+def test_a_doc_test_case_that_shows_a_comparison_is_not_warned(tmp_path):
+    f = tmp_path / "eq_doctest.bt"
+    f.write_text("x := 1 // => 1\nx = 2 // => false\nx = 3. x // => 1\n")
+    proc = run_beamtalk(["check", str(f)])
+    assert proc.returncode == 0
+    assert proc.stdout.count("comparison is not used") == 1 and f"{f}:3:1: warning" in proc.stdout

@@ -2,10 +2,12 @@
 
 Warnings never stop an input from running; the REPL shows them as `⚠` lines
 and `--json` replies carry them as `"warnings"` (DESIGN §3).  Today there are
-ten here, and in `lint_scope.py` the ones about names in method bodies
+eleven here, and in `lint_scope.py` the ones about names in method bodies
 (unused locals, shadowed parameters), and in `lint_numbers.py` numbers
 spelled as other languages write them (`16#FF`, `0x1F`, `1_000`):
 - statements after a `^`, which can never run (spec semantics §4.6);
+- a comparison of a variable or field whose value is dropped (`x = 2.`),
+  where `:=` was meant;
 - a method named like an operator that compiles to Erlang's own (`+`, `<`,
   `=`, ...), which `a + b` never sends (§4.4, §6);
 - a field change that an `Object subclass:` method loses by answering
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 import re
 
-from beamtalk_ws.syntax import ast
+from beamtalk_ws.syntax import ast, unparse
 from beamtalk_ws.syntax.ast import Span
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
@@ -57,7 +59,7 @@ def warnings(items, source: str | None = None) -> list[Diagnostic]:
             for node in item.walk():
                 if isinstance(node, ast.MethodDef):
                     out += _method_division_comments(node, source)
-    _sequence(items, out)
+    _sequence(items, out, source)
     lint_numbers.foreign_numbers(items, out)
     for item in items:
         if isinstance(item, ast.ClassDef):
@@ -139,8 +141,33 @@ def _juxtaposed(statements, out) -> None:
                 hint="write a space after a binary minus (`a - 1`); `a-1` is `a` and then `-1`"))
 
 
-def _sequence(statements, out) -> None:
+def _dropped_comparisons(statements, out, source: str | None = None) -> None:
+    """`self.n = self.n + 1.` or `x = 2.` where `:=` was meant: a comparison
+    (spec syntax §2.6) of a variable or field whose value no one uses, since
+    the statement is not the last of its sequence.  At the top level of a
+    doc-test file (with `source`), a statement marked `// =>` on its line is
+    a case whose value is shown."""
+    for st, nxt in zip(statements, statements[1:]):
+        if not (isinstance(st, ast.BinarySend) and st.selector in ("=", "==")):
+            continue
+        if source is not None and "// =>" in source[st.span.end:nxt.span.start]:
+            continue
+        left = st.receiver
+        if isinstance(left, ast.Variable) and left.name != "self":
+            target = left.name
+        elif (isinstance(left, ast.FieldAccess) and isinstance(left.receiver, ast.Variable)
+              and left.receiver.name == "self"):
+            target = f"self.{left.name}"
+        else:
+            continue
+        out.append(Diagnostic(
+            f"The result of this `{st.selector}` comparison is not used", st.span, severity="warning",
+            hint=f"assignment is `:=`: `{target} := {unparse(st.argument).strip()}`"))
+
+
+def _sequence(statements, out, source: str | None = None) -> None:
     _juxtaposed(statements, out)
+    _dropped_comparisons(statements, out, source)
     for i, st in enumerate(statements[:-1]):
         if isinstance(st, ast.Return):
             nxt = statements[i + 1]
