@@ -312,3 +312,21 @@ def test_an_error_in_a_method_does_not_end_the_class_body():
         (11, "Unexpected token")]
     module, _ = parse_with_diagnostics(src)
     assert [m.selector for m in module.items[0].methods] == ["value", "countWhere:"]
+
+
+def test_a_very_long_source_line_is_shown_around_the_caret():
+    # an error on a 100 000-character line printed the whole line and a
+    # caret line as long (200 000 characters for one diagnostic)
+    src = "x := " + "1 + " * 25000 + "]"
+    d = diags(src)[0]
+    out = render_diagnostic(d, src)
+    first, line, caret = out.splitlines()[:3]
+    assert first == f"<input>:1:{len(src)}: Unexpected token: expected expression, found ]"
+    assert len(line) < 200 and line.startswith("  …") and line.endswith("]")
+    assert caret.endswith("^") and len(caret) == len(line)
+    assert line[caret.index("^")] == "]"
+
+
+def test_a_short_line_is_shown_whole():
+    out = render_diagnostic(diags("x := ]")[0], "x := ]")
+    assert out.splitlines()[1:] == ["  x := ]", "       ^"]
