@@ -471,3 +471,27 @@ def test_an_unterminated_string_over_several_lines_says_it_swallowed_them():
     assert (d.span.line, d.span.col) == (1, 6)
     assert d.hint == ('the string runs to the end of the input, over 2 more lines: a string may span lines, '
                       'so everything after its opening quote is inside it; close it with " where it should end')
+
+
+@pytest.mark.parametrize("src, name", [
+    ("x := 3 y := 4", "y"),
+    ("a := 1\nb := a + 1 c := 3", "c"),
+    ("x := #(1, 2) size y := 2", "y"),
+    ("Object subclass: M1\n  foo => x := 1 y := 2", "y"),
+])
+def test_two_assignments_on_a_line_without_a_period_say_where_it_goes(src, name):
+    # the spec's message (§3) was all: "Assignment target must be ..." on `3 y`
+    d = first(src)
+    assert d.message == "Assignment target must be an identifier or field access"
+    assert d.hint == f"`{name} :=` starts another statement: put a `.` before `{name}`"
+
+
+def test_a_compound_assignment_says_how_to_write_it():
+    # spec syntax §3: there are no compound assignments
+    d = first("x := 1. x += 1")
+    assert d.message == "Unexpected token: expected expression, found +="
+    assert d.hint == "Beamtalk has no `+=`: write `x := x + 1`"
+    assert first("x := 1. x -= 2").hint == "Beamtalk has no `-=`: write `x := x - 2`"
+    assert first("self.n *= 2").hint == "Beamtalk has no `*=`: write `self.n := self.n * 2`"
+    assert first("x *= 3 + y").hint == "Beamtalk has no `*=`: write `x := x * (3 + y)`"
+    assert first("[:x | x += 1]").hint == "Beamtalk has no `+=`: write `x := x + 1`"

@@ -175,7 +175,11 @@ class ExpressionParser(Cursor):
             k = K[self.i]
         if k is K_ASSIGN:
             if not isinstance(lhs, _TARGETS):
-                self.error("Assignment target must be an identifier or field access", span=lhs.span)
+                prev = self.i - 1
+                # `x := 3 y := 4`: the `.` before `y` is missing, so `3 y` is the target
+                hint = (f"`{self.V[prev]} :=` starts another statement: put a `.` before `{self.V[prev]}`"
+                        if K[prev] is K_IDENT and not self.NL[prev] and _ends_in_unary(lhs) else None)
+                self.error("Assignment target must be an identifier or field access", span=lhs.span, hint=hint)
             self.i += 1
             self.depth += 1
             self.base += 1  # statement level still (see the fast path above)
@@ -655,6 +659,13 @@ class ExpressionParser(Cursor):
         self.depth -= 1
         return _tnew(_Block, (tuple(params), tuple(body), self.S[start], self.E[i - 1], self.T))
 
+
+
+def _ends_in_unary(node) -> bool:
+    """`a + 1 c`: the expression's last message is a unary one."""
+    while isinstance(node, (A.BinarySend, A.KeywordSend)):
+        node = node.argument if isinstance(node, A.BinarySend) else node.arguments[-1]
+    return isinstance(node, A.UnarySend)
 
 
 def _bad_target_hint(name: str, defines_class: bool):

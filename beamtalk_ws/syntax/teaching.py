@@ -89,6 +89,24 @@ _OTHER_OPERATORS = {
     "~~": "Beamtalk has no identity test apart from equality: write `/=`",
 }
 
+def compound_assignment(source: str, start: int, end: int) -> Optional[str]:
+    """`x += 1` (spec syntax §3: there are no compound assignments): the
+    assignment it stands for, when the operator token is `+=`, `-=` or `*=`."""
+    op = source[start:end]
+    if op not in ("+=", "-=", "*="):
+        return None
+    before = source[source.rfind("\n", 0, start) + 1:start]
+    target = re.search(r"([A-Za-z_][A-Za-z0-9_.]*)\s*$", before)
+    value = re.match(r"\s*([^\])]*?)\s*(?:\.\s|\.$|[\])]|$)", source[end:].split("\n", 1)[0])
+    lead = before[:target.start()].rstrip() if target else ""
+    if not target or not value or not value.group(1) or (lead and lead[-1] not in ".[|(;" and not lead.endswith("=>")):
+        return f"Beamtalk has no `{op}`: write `x := x {op[0]} value`"
+    name, operand = target.group(1), _cut(value.group(1))
+    if " " in operand:
+        operand = f"({operand})"        # `x *= 3 + y` multiplies by the sum
+    return f"Beamtalk has no `{op}`: write `{name} := {name} {op[0]} {operand}`"
+
+
 #: `a | b` as Pharo's Boolean or (the parser reads `|` as a bar)
 OR_HINT = "`|` is not an operator in Beamtalk: write `a or: [b]`"
 
