@@ -310,3 +310,23 @@ def test_a_doc_test_case_that_shows_a_comparison_is_not_warned(tmp_path):
     proc = run_beamtalk(["check", str(f)])
     assert proc.returncode == 0
     assert proc.stdout.count("comparison is not used") == 1 and f"{f}:3:1: warning" in proc.stdout
+
+
+def test_a_class_side_field_that_is_no_class_variable_is_a_located_warning():
+    # `class foo => self.x` with `x` an instance state: answered nil; an
+    # assignment to an undeclared class variable was lost
+    c = compile_input("Object subclass: Cv\n  state: x = 5\n  class foo => self.x\n"
+                      "  class bump => self.zz := 3\n")
+    assert len(c.warnings) == 2
+    assert c.warnings[0].startswith("<input>:3:16: warning: `x` is an instance field of Cv, not a class "
+                                    "variable: a class-side method reads it as nil")
+    assert "hint: declare it with classState: x" in c.warnings[0]
+    assert c.warnings[1].startswith("<input>:4:17: warning: `zz` is not a class variable of Cv: "
+                                    "a class-side method loses this assignment")
+
+
+def test_declared_and_inherited_class_variables_are_not_warned():
+    assert compile_input("Object subclass: Cw\n  classState: n = 0\n  class bump => self.n := self.n + 1\n"
+                         ).warnings == []
+    # a user superclass may declare it (class variables are inherited)
+    assert compile_input("Cw subclass: Cx\n  class peek => self.n\n").warnings == []

@@ -3,7 +3,7 @@
 Warnings never stop an input from running; the REPL shows them as `⚠` lines
 and `--json` replies carry them as `"warnings"` (DESIGN §3).  Today there are
 eleven here, and in `lint_scope.py` the ones about names in method bodies
-(unused locals, shadowed parameters), and in `lint_numbers.py` numbers
+(unused locals, shadowed parameters, fields that are no class variables), and in `lint_numbers.py` numbers
 spelled as other languages write them (`16#FF`, `0x1F`, `1_000`):
 - statements after a `^`, which can never run (spec semantics §4.6);
 - a comparison of a variable or field whose value is dropped (`x = 2.`),
@@ -65,6 +65,7 @@ def warnings(items, source: str | None = None) -> list[Diagnostic]:
         if isinstance(item, ast.ClassDef):
             _lost_field_change(item, out)
             lint_scope.class_variable_reads(item, out)
+            lint_scope.undeclared_class_variables(item, out)
             for m in item.methods:
                 lint_scope.method_warnings(m, out)
         elif isinstance(item, ast.StandaloneMethod):

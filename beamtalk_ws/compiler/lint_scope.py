@@ -89,3 +89,40 @@ def class_variable_reads(cdef, out: list) -> None:
                         n.span, severity="warning",
                         hint=f"read it in a class-side method (class {n.name} => self.{n.name}) and ask the "
                              f"class: self class {n.name}"))
+
+
+#: superclasses known to declare no class variables, so that a class-side
+#: `self.x` of a subclass that does not declare `x` reads nil
+_NO_CLASS_VARIABLES = frozenset({"Object", "Actor", "Value"})
+
+
+def undeclared_class_variables(cdef, out: list) -> None:
+    """`class foo => self.x` where `x` is no `classState:` of the class: a
+    class-side method reads and writes class variables (spec semantics
+    §3.5), so the read answers nil and an assignment is lost.  Certain when
+    `x` is an instance `state:` of the class, or when the superclass is a
+    root class (a user superclass may declare it: they are inherited)."""
+    cvars = {d.name for d in cdef.class_state}
+    fields = {d.name for d in cdef.state} - cvars
+    root = cdef.superclass in _NO_CLASS_VARIABLES
+    for m in cdef.methods:
+        if not m.class_side:
+            continue
+        for st in m.body:
+            assigned = {id(n.target) for n in st.walk() if isinstance(n, ast.Assignment)}
+            for n in st.walk():
+                if not (isinstance(n, ast.FieldAccess) and isinstance(n.receiver, ast.Variable)
+                        and n.receiver.name == "self") or n.name in cvars:
+                    continue
+                effect = "loses this assignment" if id(n) in assigned else "reads it as nil"
+                if n.name in fields:
+                    message = (f"`{n.name}` is an instance field of {cdef.name}, not a class variable: "
+                               f"a class-side method {effect}")
+                elif root:
+                    message = f"`{n.name}` is not a class variable of {cdef.name}: a class-side method {effect}"
+                else:
+                    continue
+                out.append(Diagnostic(
+                    message, n.span, severity="warning",
+                    hint=f"declare it with classState: {n.name} = … (before the methods), or use it in an "
+                         f"instance method"))
