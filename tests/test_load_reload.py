@@ -183,3 +183,29 @@ async def test_loading_a_class_from_another_module_warns_that_it_is_redefined(re
     assert moved.ok, moved.text
     assert moved.warnings == ["Class 'Collide' redefined (was bt@shop@collide, now bt@collide)"]
     assert (await repl.evaluate("Collide new who")).text == "#loose"
+
+
+def test_a_directory_that_vanishes_while_a_load_walks_the_tree_is_skipped(tmp_path, monkeypatch):
+    # `:load dir` / `:reload` walked with Path.rglob, which raised
+    # FileNotFoundError ("Internal error ... please report this input") when
+    # a directory below went away mid-walk (an editor's or a test's temp dir)
+    import os
+
+    from beamtalk_ws.repl.loader import bt_files
+
+    (tmp_path / "a.bt").write_text("Object subclass: A\n")
+    (tmp_path / "gone").mkdir()
+    (tmp_path / "gone" / "b.bt").write_text("Object subclass: B\n")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "c.bt").write_text("Object subclass: C\n")
+    real = os.scandir
+
+    def scandir(path="."):
+        if str(path).endswith("gone"):
+            raise FileNotFoundError(2, "No such file or directory", str(path))
+        if str(path).endswith(".git"):
+            raise AssertionError("hidden directories are not walked")
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    assert bt_files(tmp_path) == [tmp_path / "a.bt"]

@@ -9,6 +9,7 @@ subclass in the same batch finds its superclass registered.
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,10 +22,17 @@ from beamtalk_ws.syntax.source_bytes import decode_source
 
 
 def bt_files(path: Path) -> list[Path]:
-    if path.is_dir():
-        return sorted(p for p in path.rglob("*.bt")
-                      if not any(part.startswith(".") for part in p.relative_to(path).parts))
-    return [path]
+    """The `.bt` files of a directory (or the file itself).  Hidden entries
+    are skipped without walking into them (`.git`, `.venv`), and a directory
+    that vanishes during the walk (an editor's or a test's temporary one) is
+    passed over: Path.rglob raised FileNotFoundError for it."""
+    if not path.is_dir():
+        return [path]
+    found = []
+    for root, dirs, names in os.walk(path):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        found += [Path(root) / n for n in names if n.endswith(".bt") and not n.startswith(".")]
+    return sorted(found)
 
 
 @dataclass
