@@ -209,3 +209,10 @@ def test_a_directory_that_vanishes_while_a_load_walks_the_tree_is_skipped(tmp_pa
 
     monkeypatch.setattr(os, "scandir", scandir)
     assert bt_files(tmp_path) == [tmp_path / "a.bt"]
+
+
+async def test_load_of_an_empty_quoted_path_is_a_usage_error(repl):
+    # it loaded the current directory and said "Loaded 0 files from "
+    for arg in ('""', "''", '"  "'):
+        out = await repl.evaluate(f":load {arg}")
+        assert (out.ok, out.text) == (False, "Usage: :load <file or directory>")
