@@ -216,3 +216,23 @@ async def test_load_of_an_empty_quoted_path_is_a_usage_error(repl):
     for arg in ('""', "''", '"  "'):
         out = await repl.evaluate(f":load {arg}")
         assert (out.ok, out.text) == (False, "Usage: :load <file or directory>")
+
+
+@pytest.mark.parametrize("base_files", [
+    # one class in two files (both refused), or a base class that does not compile
+    {"a.bt": "Object subclass: BaseLd\n  value => ^3\n", "b.bt": "Object subclass: BaseLd\n  value => ^4\n"},
+    {"a.bt": "Object subclass: BaseLd\n  value => ^zork\n"},
+])
+async def test_a_subclass_of_a_class_that_did_not_load_is_refused_and_the_rest_loads(repl, tmp_path, base_files):
+    # the whole load failed with "Class 'BaseLd' not found" (no file named),
+    # and the unrelated class was not loaded either
+    for name, text in base_files.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "c.bt").write_text("BaseLd subclass: DerivedLd\n  twice => ^self value * 2\n")
+    (tmp_path / "d.bt").write_text("Object subclass: FineLd\n  x => 1\n")
+    out = await repl.evaluate(f":load {tmp_path}")
+    assert not out.ok
+    assert "Class 'BaseLd' not found" not in out.text
+    assert f"{tmp_path / 'c.bt'}:1:1: The superclass of DerivedLd, BaseLd, did not load" in out.text
+    assert "  \u2713 1 files loaded" in out.text
+    assert await ok(repl, "FineLd new x") == "1"

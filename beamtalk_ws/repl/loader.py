@@ -106,6 +106,7 @@ def compile_parsed(parsed: list, table: ClassTable, result: LoadPlan,
     build keeps the paths it was given, relative to the package root."""
     from beamtalk_ws.package.manifest import PackageError
 
+    defined = {i.name for _, _, m in parsed for i in m.items if isinstance(i, ast.ClassDef)}
     parsed = _without_duplicate_classes(parsed, result)
     local = {}
     for f, source, module in parsed:
@@ -130,10 +131,34 @@ def compile_parsed(parsed: list, table: ClassTable, result: LoadPlan,
             continue
         result.warnings += lint.render(lint.warnings(module.items, source), source, str(f))
         compiled[cc.name] = (cc, f)
+    sources = {i.name: source for _, source, m in parsed for i in m.items if isinstance(i, ast.ClassDef)}
+    _without_unloaded_superclasses(compiled, defined, local, sources, result)
     for name in _superclass_order({n: local[n] for n in compiled if n in local}):
         cc, f = compiled[name]
         result.modules.append((cc.module, cc.forms, cc.name, f))
     return result
+
+
+def _without_unloaded_superclasses(compiled: dict, defined: set, local: dict, sources: dict,
+                                   result: LoadPlan) -> None:
+    """A class whose superclass is defined in this load but did not load (its
+    file failed to compile, or it is one class in two files) would fail on
+    the node as a bare "Class 'X' not found" that names no file and takes
+    the whole load with it: refuse it at its header (and the classes below
+    it) so that the other files still load."""
+    from beamtalk_ws.syntax.diagnostics import Diagnostic
+
+    changed = True
+    while changed:
+        changed = False
+        for name in sorted(compiled):
+            sup = local[name].superclass if name in local else None
+            if sup in defined and sup not in compiled:
+                _cc, f = compiled.pop(name)
+                err = CompileError([Diagnostic(f"The superclass of {name}, {sup}, did not load", local[name].span,
+                                               hint=f"see the error of {sup}")], sources[name], str(f))
+                result.errors.append((f, err.render()))
+                changed = True
 
 
 def duplicate_classes(parsed: list) -> dict:
