@@ -441,7 +441,6 @@ def test_a_pharo_point_says_there_is_no_at_operator():
 
 # ------------------------------------------------------------ a class body ended by a line that is no item
 @pytest.mark.parametrize("line, fix", [
-    ("foo ^1", "a method header ends with `=>`: `foo => ^1`"),
     ("foo = 1", "a method header ends with `=>`: `foo => 1`"),
     ("foo [ ^1 ]", "a method header ends with `=>`: `foo => ^1`"),
     ("x := 3", "a state default is written `state: x = 3`"),
@@ -495,3 +494,12 @@ def test_a_compound_assignment_says_how_to_write_it():
     assert first("self.n *= 2").hint == "Beamtalk has no `*=`: write `self.n := self.n * 2`"
     assert first("x *= 3 + y").hint == "Beamtalk has no `*=`: write `x := x * (3 + y)`"
     assert first("[:x | x += 1]").hint == "Beamtalk has no `+=`: write `x := x + 1`"
+
+
+def test_a_unary_header_with_its_body_on_the_line_but_no_arrow_is_located():
+    # `testY ^1` as the last line of a class: it ended the class and a file
+    # said "A loaded file may contain only a class definition ..." at `^1`
+    for src in ("Object subclass: A\n  testY ^1\n", "Object subclass: A\n  testY ^1\n  bar => 2\n"):
+        d = first(src)
+        assert d.message == "Expected a method definition (pattern => body), state: or classState: in the class body"
+        assert (d.span.line, d.span.col, d.hint) == (2, 3, "a method header ends with `=>`: `testY => ^1`")
