@@ -330,3 +330,18 @@ def test_declared_and_inherited_class_variables_are_not_warned():
                          ).warnings == []
     # a user superclass may declare it (class variables are inherited)
     assert compile_input("Cw subclass: Cx\n  class peek => self.n\n").warnings == []
+
+
+def test_an_instance_field_no_state_declares_is_a_located_warning():
+    # `self.totl := …` (a typo) added a field silently; a read failed only when run
+    c = compile_input("Actor subclass: Uf\n  state: total = 0\n  add: n => self.totl := self.total + n\n"
+                      "  get => self.totl\n")
+    assert len(c.warnings) == 2
+    assert c.warnings[0].startswith("<input>:3:13: warning: Uf declares no field `totl`")
+    assert "hint: did you mean self.total? Fields are declared with state: totl = …" in c.warnings[0]
+    assert c.warnings[1].startswith("<input>:4:10: warning: Uf declares no field `totl`")
+
+
+def test_fields_of_a_user_superclass_are_not_warned():
+    assert compile_input("Object subclass: Ug\n  state: a = 0\n  a => self.a\n").warnings == []
+    assert compile_input("Ug subclass: Uh\n  b => self.a\n").warnings == []

@@ -66,6 +66,7 @@ def warnings(items, source: str | None = None) -> list[Diagnostic]:
             _lost_field_change(item, out)
             lint_scope.class_variable_reads(item, out)
             lint_scope.undeclared_class_variables(item, out)
+            lint_scope.undeclared_fields(item, out)
             for m in item.methods:
                 lint_scope.method_warnings(m, out)
         elif isinstance(item, ast.StandaloneMethod):

@@ -11,6 +11,8 @@ is read by a later input."""
 
 from __future__ import annotations
 
+import difflib
+
 from beamtalk_ws.syntax import ast
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
@@ -126,3 +128,26 @@ def undeclared_class_variables(cdef, out: list) -> None:
                     message, n.span, severity="warning",
                     hint=f"declare it with classState: {n.name} = … (before the methods), or use it in an "
                          f"instance method"))
+
+
+def undeclared_fields(cdef, out: list) -> None:
+    """`self.totl := …` in an instance method of a class whose fields are all
+    known (its superclass is a root class) and which declares no `state:
+    totl`: the assignment adds a field silently, a read fails when it runs."""
+    if cdef.superclass not in _NO_CLASS_VARIABLES:
+        return
+    fields = [d.name for d in cdef.state]
+    cvars = {d.name for d in cdef.class_state}
+    for m in cdef.methods:
+        if m.class_side:
+            continue
+        for st in m.body:
+            for n in st.walk():
+                if not (isinstance(n, ast.FieldAccess) and isinstance(n.receiver, ast.Variable)
+                        and n.receiver.name == "self") or n.name in fields or n.name in cvars:
+                    continue
+                near = difflib.get_close_matches(n.name, fields, 1)
+                guess = f"did you mean self.{near[0]}? " if near else ""
+                out.append(Diagnostic(
+                    f"{cdef.name} declares no field `{n.name}`", n.span, severity="warning",
+                    hint=f"{guess}Fields are declared with state: {n.name} = … (before the methods)"))
