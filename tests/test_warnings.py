@@ -345,3 +345,25 @@ def test_an_instance_field_no_state_declares_is_a_located_warning():
 def test_fields_of_a_user_superclass_are_not_warned():
     assert compile_input("Object subclass: Ug\n  state: a = 0\n  a => self.a\n").warnings == []
     assert compile_input("Ug subclass: Uh\n  b => self.a\n").warnings == []
+
+
+def test_a_collection_mutator_whose_answer_is_dropped_is_a_located_warning():
+    # spec semantics §8: collections are values; `d at: 1 put: 2.` left d as
+    # it was (#{}), silently
+    c = compile_input("d := #{}. d at: 1 put: 2. d")
+    assert len(c.warnings) == 1
+    assert c.warnings[0].startswith("<input>:1:11: warning: `at:put:` answers a new Dictionary and leaves "
+                                    "`d` as it was (collections are values)")
+    assert "hint: keep the answer: `d := d at: 1 put: 2`" in c.warnings[0]
+    # an actor's field whose default is a collection
+    a = compile_input("Actor subclass: Bag1\n  state: items = #()\n  add: x =>\n    self.items add: x.\n    ^self\n")
+    assert len(a.warnings) == 1 and "`add:` answers a new List and leaves `self.items` as it was" in a.warnings[0]
+    assert "`self.items := self.items add: x`" in a.warnings[0]
+    s = compile_input("s := Set new. s add: 3. s")
+    assert "`add:` answers a new Set" in s.warnings[0]
+
+
+def test_a_kept_or_unknown_mutator_answer_is_not_warned():
+    assert compile_input("d := #{}. d := d at: 1 put: 2. d").warnings == []
+    assert compile_input("d := #{}. d at: 1 put: 2").warnings == []          # the value of the input
+    assert compile_input("acc add: 3. acc", frozenset({"acc"})).warnings == []  # maybe an actor
