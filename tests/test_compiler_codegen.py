@@ -139,3 +139,14 @@ def test_duplicate_parameters_in_a_loaded_file_are_errors_too():
     with pytest.raises(CompileError) as err:
         compile_file(parse(source, "gz.bt"), source, "gz.bt")
     assert err.value.render().startswith("gz.bt:2:3: Duplicate parameter `a` in method `foo:bar:`")
+
+
+def test_a_lower_case_superclass_is_a_compile_error():
+    # `object subclass: Foo` passed `beamtalk check` and failed only on the
+    # node ("Class 'object' not found")
+    with pytest.raises(CompileError) as err:
+        compile_input("object subclass: Foo9\n  bar => 1", frozenset())
+    d = err.value.diagnostics[0]
+    assert (d.message, d.span.line, d.span.col) == (
+        "Invalid superclass name object: a class name starts with an upper-case letter (A-Z)", 1, 1)
+    assert d.hint == "did you mean Object?"
