@@ -503,3 +503,17 @@ def test_a_unary_header_with_its_body_on_the_line_but_no_arrow_is_located():
         d = first(src)
         assert d.message == "Expected a method definition (pattern => body), state: or classState: in the class body"
         assert (d.span.line, d.span.col, d.hint) == (2, 3, "a method header ends with `=>`: `testY => ^1`")
+
+
+@pytest.mark.parametrize("header, shown", [
+    ("Object subClass: Foo", "subClass:"),
+    ("Object sublass: Foo", "sublass:"),
+    ("Object subclass Foo", "subclass"),
+])
+def test_a_misspelt_class_header_is_named_not_the_method_below_it(header, shown):
+    # the indented method said "a method definition must be inside a class"
+    # and the hint showed the very header that was written
+    d = first(f"{header}\n  bar => 1\n")
+    assert d.message == f"`{shown}` does not make a class header"
+    assert (d.span.line, d.span.col) == (1, 8)
+    assert d.hint == "a class header is `Superclass subclass: Name` (`subclass:` in lower case, with its colon)"

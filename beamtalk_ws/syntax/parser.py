@@ -31,6 +31,7 @@ This module keeps the public names (``Parser``, ``ParseError``,
 
 from __future__ import annotations
 
+import difflib
 import gc
 from typing import Optional
 
@@ -144,6 +145,9 @@ class Parser(DeclarationParser):
         if not items:
             return None
         st = items[-1]
+        misspelt = self.misspelt_subclass(st)
+        if misspelt is not None:
+            return misspelt
         if not (isinstance(st, A.KeywordSend) and st.selector.startswith("subclass:")
                 and isinstance(st.receiver, A.UnarySend) and isinstance(st.receiver.receiver, A.Variable)):
             return None
@@ -153,6 +157,28 @@ class Parser(DeclarationParser):
             f"`{word.name}` is not a class modifier", span=word.span,
             hint=f"a class header is `[abstract | sealed | typed] Superclass subclass: Name`, "
                  f"as in `sealed {superclass} subclass: …`")
+
+    def misspelt_subclass(self, st) -> Optional[Diagnostic]:
+        """``Object subClass: Foo``, ``Object sublass: Foo``, ``Object
+        subclass Foo`` above an indented method: a class header that did not
+        parse as one, so the method seemed to stand outside a class."""
+        word = None
+        if (isinstance(st, A.KeywordSend) and st.selector.count(":") == 1 and isinstance(st.receiver, A.GlobalRef)
+                and isinstance(st.arguments[0], A.GlobalRef)):
+            word, after = st.selector, st.receiver.span.end
+        elif (isinstance(st, A.UnarySend) and isinstance(st.receiver, A.UnarySend)
+              and isinstance(st.receiver.receiver, A.GlobalRef) and st.selector[:1].isupper()):
+            word, after = st.receiver.selector, st.receiver.receiver.span.end
+        if word is None or word == "subclass:" or not (
+                word.lower().rstrip(":") == "subclass"
+                or difflib.SequenceMatcher(None, word.lower(), "subclass:").ratio() >= 0.8):
+            return None
+        start = self.source.find(word, after)
+        line = self.source.count("\n", 0, start) + 1
+        col = start - (self.source.rfind("\n", 0, start) + 1) + 1
+        return self.make_diag(
+            f"`{word}` does not make a class header", span=Span(start, start + len(word), line, col),
+            hint="a class header is `Superclass subclass: Name` (`subclass:` in lower case, with its colon)")
 
     def class_item_expected(self, start: int, items: list) -> Optional[Diagnostic]:
         """An indented keyword line that ended a class body (``x: v [ … ]``
