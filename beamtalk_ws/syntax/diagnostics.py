@@ -54,10 +54,10 @@ def render_diagnostic(d: Diagnostic, source: str, filename: str = "<input>") -> 
                 line = source[lo:hi]
                 end = min(end, hi)
                 a = lo
-            lead = before + "".join(c if c == "\t" else " " for c in source[a:start])
+            lead = " " * len(before) + "".join(c if c == "\t" else " " for c in source[a:start])
             width = max(1, end - start)
             out.append("  " + before + line + after)
-            out.append("  " + lead.replace("…", " ") + "^" * width)
+            out.append("  " + lead + "^" * width)
     if d.hint:
         out.append(f"  hint: {d.hint}")
     return "\n".join(out)
