@@ -98,8 +98,9 @@ class TestFiles:
 
 
 def _below(d: Path) -> list[Path]:
-    return sorted(p for p in d.rglob("*.bt")
-                  if p.is_file() and not any(part.startswith(".") for part in p.relative_to(d).parts))
+    from beamtalk_ws.repl.loader import bt_files
+
+    return [p for p in bt_files(d) if p.is_file()]
 
 
 def collect(args: list[str]) -> TestFiles:

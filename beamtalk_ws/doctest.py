@@ -107,8 +107,23 @@ def matches(expected: str, ok: bool, text: str, code: str = "") -> bool:
     # is wherever the file lies (`// => 7` matched a path holding a 7).
     text = "\n".join(_LOCATION.sub("", line) for line in text.split("\n")
                      if line.strip() not in quoted and not (line.strip() and set(line.strip()) <= {"^"}))
+    # nor is the `file:line:col: ` in front of a compile error: `1 + // => 2`
+    # on line 2 passed on the 2 of `x.bt:2:3:`
+    text = _LOCATION.sub("", text)
     parts = [p for p in re.split(r"(?<![A-Za-z0-9_])_(?![A-Za-z0-9_])", expected) if p]
-    return bool(parts) and re.search(r"[\s\S]*?".join(re.escape(p) for p in parts), text) is not None
+    if not parts:
+        return False
+    # whole words at the ends: `// => 2` does not match the 12 of "Index 12"
+    pattern = r"[\s\S]*?".join(re.escape(p) for p in parts)
+    if re.match(r"\w", parts[0]) and expected[0] != "_":
+        pattern = r"(?<!\w)" + pattern
+    if re.search(r"\w$", parts[-1]) and expected[-1] != "_":
+        pattern += r"(?!\w)"
+    return re.search(pattern, text) is not None
+
+
+#: `path:line:col: ` at the start of a line of a rendered compile error
+_LOCATION = re.compile(r"^[^\n:]*:\d+:\d+: ", re.M)
 
 
 async def run_file(repl, path: Path, on_output=None) -> list[TestOutcome]:

@@ -105,3 +105,48 @@ def test_self_cannot_be_bound_by_a_match_pattern():
     with pytest.raises(CompileError) as err:
         compile_input("3 match: [self -> 1]")
     assert err.value.diagnostics[0].message == "self cannot be bound by a pattern"
+
+
+@pytest.mark.parametrize("source, message, line", [
+    # the second `a` silently won: `Gz new foo: 1 bar: 2` answered 2
+    ("Object subclass: Gz\n  foo: a bar: a => a", "Duplicate parameter `a` in method `foo:bar:`", 2),
+    ("Object subclass: Gz\n  class foo: a bar: a => a", "Duplicate parameter `a` in method `foo:bar:`", 2),
+    ("Object subclass: Gz\n  foo => [:a :b :a | a] value: 1 value: 2 value: 3",
+     "Duplicate parameter `a` in block", 2),
+    ("[:a :a | a] value: 1 value: 2", "Duplicate parameter `a` in block", 1),
+    # a second `state: x` silently replaced the first one's default
+    ("Object subclass: Fd\n  state: x = 1\n  state: x = 2", "Duplicate state `x` in class Fd", 3),
+    ("Object subclass: Fd\n  classState: n = 1\n  classState: n = 2", "Duplicate classState `n` in class Fd", 3),
+])
+def test_duplicate_names_in_one_scope_are_errors(source, message, line):
+    with pytest.raises(CompileError) as err:
+        compile_input(source, frozenset())
+    d = err.value.diagnostics[0]
+    assert (d.message, d.span.line) == (message, line)
+
+
+def test_the_same_name_in_state_and_classstate_is_not_a_duplicate():
+    # spec semantics §3.5: instance slots and class variables are separate
+    assert compile_input("Object subclass: Fe\n  state: n = 1\n  classState: n = 2\n  n => self.n",
+                         frozenset()).forms
+
+
+def test_duplicate_parameters_in_a_loaded_file_are_errors_too():
+    from beamtalk_ws.compiler.modules import compile_file
+    from beamtalk_ws.syntax import parse
+
+    source = "Object subclass: Gz\n  foo: a bar: a => a\n"
+    with pytest.raises(CompileError) as err:
+        compile_file(parse(source, "gz.bt"), source, "gz.bt")
+    assert err.value.render().startswith("gz.bt:2:3: Duplicate parameter `a` in method `foo:bar:`")
+
+
+def test_a_lower_case_superclass_is_a_compile_error():
+    # `object subclass: Foo` passed `beamtalk check` and failed only on the
+    # node ("Class 'object' not found")
+    with pytest.raises(CompileError) as err:
+        compile_input("object subclass: Foo9\n  bar => 1", frozenset())
+    d = err.value.diagnostics[0]
+    assert (d.message, d.span.line, d.span.col) == (
+        "Invalid superclass name object: a class name starts with an upper-case letter (A-Z)", 1, 1)
+    assert d.hint == "did you mean Object?"

@@ -61,6 +61,19 @@ def test_matching():
     assert matches("found +", False, located, "3 +")
 
 
+def test_an_expected_value_does_not_match_the_location_or_part_of_a_word_of_an_error():
+    # `1 + // => 2` on line 2 of a file passed: its parse error starts with
+    # "f_doctest.bt:2:3:", which holds a 2; and `// => 2` passed on "Index 12"
+    parse_error = ("f_doctest.bt:2:3: Unexpected token: expected expression, found +\n    1 +\n      ^\n"
+                   "  hint: the input ends after `+`: an expression must follow it")
+    assert not matches("2", False, parse_error, "1 +")
+    assert not matches("3", False, parse_error, "1 +")
+    assert not matches("2", False, "ERROR: #RuntimeError\n  Message: Index 12 out of bounds for List of size 3")
+    assert matches("12 out of", False, "ERROR: #RuntimeError\n  Message: Index 12 out of bounds for List of size 3")
+    assert matches("found +", False, parse_error, "1 +")
+    assert matches("_ does not understand", False, "ERROR: #RuntimeError\n  Message: 42 does not understand 'x'")
+
+
 def test_beamtalk_test_runs_doc_files_beside_test_cases(bt_home, tmp_path):
     (tmp_path / "math_doc.bt").write_text(
         "x := 6 * 7\nx          // => 42\nx + 1      // => 99\n42 frobnicate // => does not understand\n")

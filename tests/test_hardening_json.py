@@ -93,6 +93,14 @@ def test_deep_json_mentioning_interrupt_does_not_end_the_client(jc):
     alive(jc)
 
 
+def test_a_lone_surrogate_in_the_code_is_refused_with_the_request_id(jc):
+    # the reply had "id": null, so a tool could not tell which request failed
+    jc.send_raw(b'{"id": 17, "op": "eval", "code": "x := \\"\\ud800\\""}\n')
+    reply = jc.reply()
+    assert reply["id"] == 17 and "unpaired UTF-16 surrogate" in reply["error"]
+    alive(jc)
+
+
 def test_an_echoed_id_with_a_lone_surrogate_is_still_valid_json(jc):
     jc.send_raw(b'{"id": "a\\udc80b", "op": "bindings"}\n')
     reply = jc.reply()

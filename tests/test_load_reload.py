@@ -77,6 +77,16 @@ async def test_load_errors_are_located(repl, tmp_path):
     assert not missing.ok and "File not found" in missing.text
 
 
+async def test_load_of_a_file_that_is_not_utf8_is_located(repl, tmp_path):
+    # a Latin-1 file: ":load" said "<path>: not UTF-8 text" with no line or column
+    path = tmp_path / "latin.bt"
+    path.write_bytes(b'Object subclass: Latin\n  m => "caf\xe9"\n')
+    out = await repl.evaluate(f":load {path}")
+    assert not out.ok
+    assert f"{path}:2:12: the file is not UTF-8 text: byte 0xe9" in out.text
+    assert "hint: Beamtalk source is UTF-8" in out.text
+
+
 async def test_a_superclass_nobody_defines_is_located_and_the_other_files_load(repl, tmp_path):
     """A file whose superclass is neither in the load nor in the workspace
     said only "Class 'Nope' not found", with no file or line."""
@@ -173,3 +183,56 @@ async def test_loading_a_class_from_another_module_warns_that_it_is_redefined(re
     assert moved.ok, moved.text
     assert moved.warnings == ["Class 'Collide' redefined (was bt@shop@collide, now bt@collide)"]
     assert (await repl.evaluate("Collide new who")).text == "#loose"
+
+
+def test_a_directory_that_vanishes_while_a_load_walks_the_tree_is_skipped(tmp_path, monkeypatch):
+    # `:load dir` / `:reload` walked with Path.rglob, which raised
+    # FileNotFoundError ("Internal error ... please report this input") when
+    # a directory below went away mid-walk (an editor's or a test's temp dir)
+    import os
+
+    from beamtalk_ws.repl.loader import bt_files
+
+    (tmp_path / "a.bt").write_text("Object subclass: A\n")
+    (tmp_path / "gone").mkdir()
+    (tmp_path / "gone" / "b.bt").write_text("Object subclass: B\n")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "c.bt").write_text("Object subclass: C\n")
+    real = os.scandir
+
+    def scandir(path="."):
+        if str(path).endswith("gone"):
+            raise FileNotFoundError(2, "No such file or directory", str(path))
+        if str(path).endswith(".git"):
+            raise AssertionError("hidden directories are not walked")
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    assert bt_files(tmp_path) == [tmp_path / "a.bt"]
+
+
+async def test_load_of_an_empty_quoted_path_is_a_usage_error(repl):
+    # it loaded the current directory and said "Loaded 0 files from "
+    for arg in ('""', "''", '"  "'):
+        out = await repl.evaluate(f":load {arg}")
+        assert (out.ok, out.text) == (False, "Usage: :load <file or directory>")
+
+
+@pytest.mark.parametrize("base_files", [
+    # one class in two files (both refused), or a base class that does not compile
+    {"a.bt": "Object subclass: BaseLd\n  value => ^3\n", "b.bt": "Object subclass: BaseLd\n  value => ^4\n"},
+    {"a.bt": "Object subclass: BaseLd\n  value => ^zork\n"},
+])
+async def test_a_subclass_of_a_class_that_did_not_load_is_refused_and_the_rest_loads(repl, tmp_path, base_files):
+    # the whole load failed with "Class 'BaseLd' not found" (no file named),
+    # and the unrelated class was not loaded either
+    for name, text in base_files.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "c.bt").write_text("BaseLd subclass: DerivedLd\n  twice => ^self value * 2\n")
+    (tmp_path / "d.bt").write_text("Object subclass: FineLd\n  x => 1\n")
+    out = await repl.evaluate(f":load {tmp_path}")
+    assert not out.ok
+    assert "Class 'BaseLd' not found" not in out.text
+    assert f"{tmp_path / 'c.bt'}:1:1: The superclass of DerivedLd, BaseLd, did not load" in out.text
+    assert "  \u2713 1 files loaded" in out.text
+    assert await ok(repl, "FineLd new x") == "1"

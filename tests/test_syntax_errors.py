@@ -254,7 +254,37 @@ def test_check_invalid_utf8(tmp_path, capsys):
     f = tmp_path / "bin.bt"
     f.write_bytes(b"x := \xff\xfe 1\n")
     assert check_main([str(f)]) == 1
-    assert "Unexpected character" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert out.startswith(f"{f}:1:6: the file is not UTF-8 text: byte 0xff")
+    assert "hint: Beamtalk source is UTF-8" in out
+
+
+def test_check_invalid_utf8_inside_a_string_is_an_error_too(tmp_path, capsys):
+    # it decoded to U+FFFD and the file passed ("no errors") before
+    f = tmp_path / "str.bt"
+    f.write_bytes(b'x := 1.\ny := "caf\xe9"\n')
+    assert check_main([str(f)]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith(f"{f}:2:10: the file is not UTF-8 text: byte 0xe9")
+    assert "1 file checked: 1 error" in err
+
+
+def test_check_emit_forms_of_invalid_utf8_is_located_not_internal(tmp_path):
+    from beamtalk_ws.compiler.check import emit_forms
+    import io
+
+    f = tmp_path / "str.bt"
+    f.write_bytes(b'y := "caf\xe9"\n')
+    out = io.StringIO()
+    assert emit_forms(str(f), out) == 1
+    assert out.getvalue().startswith(f"{f}:1:10: the file is not UTF-8 text")
+
+
+def test_a_byte_order_mark_at_the_start_of_a_file_is_not_a_character(tmp_path, capsys):
+    f = tmp_path / "bom.bt"
+    f.write_bytes("\ufeffObject subclass: Bom\n  bar => 1\n".encode("utf-8"))
+    assert check_main([str(f)]) == 0
+    assert "no errors" in capsys.readouterr().err
 
 
 def test_unclosed_bracket_in_a_method_does_not_swallow_the_next_methods():
@@ -282,3 +312,21 @@ def test_an_error_in_a_method_does_not_end_the_class_body():
         (11, "Unexpected token")]
     module, _ = parse_with_diagnostics(src)
     assert [m.selector for m in module.items[0].methods] == ["value", "countWhere:"]
+
+
+def test_a_very_long_source_line_is_shown_around_the_caret():
+    # an error on a 100 000-character line printed the whole line and a
+    # caret line as long (200 000 characters for one diagnostic)
+    src = "x := " + "1 + " * 25000 + "]"
+    d = diags(src)[0]
+    out = render_diagnostic(d, src)
+    first, line, caret = out.splitlines()[:3]
+    assert first == f"<input>:1:{len(src)}: Unexpected token: expected expression, found ]"
+    assert len(line) < 200 and line.startswith("  …") and line.endswith("]")
+    assert caret.endswith("^") and len(caret) == len(line)
+    assert line[caret.index("^")] == "]"
+
+
+def test_a_short_line_is_shown_whole():
+    out = render_diagnostic(diags("x := ]")[0], "x := ]")
+    assert out.splitlines()[1:] == ["  x := ]", "       ^"]

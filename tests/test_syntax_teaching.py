@@ -464,3 +464,83 @@ def test_a_bracket_left_unopened_by_a_division_comment_is_explained():
         ("Unexpected token: expected expression, found ]", 5, 21)], ds
     assert "`//` starts a comment" in ds[0].hint and "div:" in ds[0].hint
     assert "`2 do: [:i |`" in ds[0].hint
+
+
+# ------------------------------------------------------------ a class body ended by a line that is no item
+@pytest.mark.parametrize("line, fix", [
+    ("foo = 1", "a method header ends with `=>`: `foo => 1`"),
+    ("foo [ ^1 ]", "a method header ends with `=>`: `foo => ^1`"),
+    ("x := 3", "a state default is written `state: x = 3`"),
+])
+def test_an_indented_line_that_ends_the_class_body_is_named_not_the_method_after_it(line, fix):
+    # it said "a method definition must be inside a class" at `bar =>`,
+    # with the hint to indent the (indented) method
+    src = f"Object subclass: Gy\n  {line}\n  bar => 2\n"
+    d = first(src)
+    assert d.message == "Expected a method definition (pattern => body), state: or classState: in the class body"
+    assert (d.span.line, d.span.col) == (2, 3)
+    assert d.hint == (f"this indented line ended the class body of Gy, so `bar =>` below it is outside "
+                      f"the class; {fix}")
+
+
+def test_an_indented_statement_after_a_class_is_still_a_statement():
+    # spec syntax §7.4: indentation has no meaning; the class ends where its items end
+    assert not diags("Object subclass: Gy\n  bar => 2\n  Gy new bar\n")
+
+
+def test_an_unterminated_string_over_several_lines_says_it_swallowed_them():
+    # the message quoted the lines after the quote (one message over 3 lines)
+    # and did not say why the statements below it were not run
+    src = 'x := "abc\ny := 2\nz := 3\n'
+    d = first(src)
+    assert d.message == 'Unterminated string: "abc…'
+    assert (d.span.line, d.span.col) == (1, 6)
+    assert d.hint == ('the string runs to the end of the input, over 2 more lines: a string may span lines, '
+                      'so everything after its opening quote is inside it; close it with " where it should end')
+
+
+@pytest.mark.parametrize("src, name", [
+    ("x := 3 y := 4", "y"),
+    ("a := 1\nb := a + 1 c := 3", "c"),
+    ("x := #(1, 2) size y := 2", "y"),
+    ("Object subclass: M1\n  foo => x := 1 y := 2", "y"),
+])
+def test_two_assignments_on_a_line_without_a_period_say_where_it_goes(src, name):
+    # the spec's message (§3) was all: "Assignment target must be ..." on `3 y`
+    d = first(src)
+    assert d.message == "Assignment target must be an identifier or field access"
+    assert d.hint == f"`{name} :=` starts another statement: put a `.` before `{name}`"
+
+
+def test_a_compound_assignment_says_how_to_write_it():
+    # spec syntax §3: there are no compound assignments
+    d = first("x := 1. x += 1")
+    assert d.message == "Unexpected token: expected expression, found +="
+    assert d.hint == "Beamtalk has no `+=`: write `x := x + 1`"
+    assert first("x := 1. x -= 2").hint == "Beamtalk has no `-=`: write `x := x - 2`"
+    assert first("self.n *= 2").hint == "Beamtalk has no `*=`: write `self.n := self.n * 2`"
+    assert first("x *= 3 + y").hint == "Beamtalk has no `*=`: write `x := x * (3 + y)`"
+    assert first("[:x | x += 1]").hint == "Beamtalk has no `+=`: write `x := x + 1`"
+
+
+def test_a_unary_header_with_its_body_on_the_line_but_no_arrow_is_located():
+    # `testY ^1` as the last line of a class: it ended the class and a file
+    # said "A loaded file may contain only a class definition ..." at `^1`
+    for src in ("Object subclass: A\n  testY ^1\n", "Object subclass: A\n  testY ^1\n  bar => 2\n"):
+        d = first(src)
+        assert d.message == "Expected a method definition (pattern => body), state: or classState: in the class body"
+        assert (d.span.line, d.span.col, d.hint) == (2, 3, "a method header ends with `=>`: `testY => ^1`")
+
+
+@pytest.mark.parametrize("header, shown", [
+    ("Object subClass: Foo", "subClass:"),
+    ("Object sublass: Foo", "sublass:"),
+    ("Object subclass Foo", "subclass"),
+])
+def test_a_misspelt_class_header_is_named_not_the_method_below_it(header, shown):
+    # the indented method said "a method definition must be inside a class"
+    # and the hint showed the very header that was written
+    d = first(f"{header}\n  bar => 1\n")
+    assert d.message == f"`{shown}` does not make a class header"
+    assert (d.span.line, d.span.col) == (1, 8)
+    assert d.hint == "a class header is `Superclass subclass: Name` (`subclass:` in lower case, with its colon)"

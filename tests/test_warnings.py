@@ -359,3 +359,87 @@ async def test_the_cascade_still_answers_what_the_spec_says(repl):
     out = await repl.evaluate("Set new add: 3; add: 4; yourself")
     assert out.ok and out.text == "Set()"
     assert out.warnings and "same Set" in out.warnings[0]
+
+
+def test_a_comparison_whose_value_is_dropped_is_a_located_warning():
+    # `self.n = self.n + 1.` (for :=) compiled to a comparison whose value
+    # nobody used: the actor's count silently stayed 0
+    c = compile_input("Actor subclass: Eq\n  state: n = 0\n  inc =>\n    self.n = self.n + 1.\n    ^self\n")
+    assert len(c.warnings) == 1
+    assert c.warnings[0].startswith("<input>:4:5: warning: The result of this `=` comparison is not used")
+    assert "hint: assignment is `:=`: `self.n := self.n + 1`" in c.warnings[0]
+    top = compile_input("x = 2.\nx", frozenset({"x"}))
+    assert len(top.warnings) == 1 and top.warnings[0].startswith("<input>:1:1: warning: The result of this `=`")
+    block = compile_input("#(1) do: [:e | x == e. x]", frozenset({"x"}))
+    assert "hint: assignment is `:=`: `x := e`" in block.warnings[0]
+
+
+def test_a_comparison_that_is_the_value_of_its_sequence_is_not_warned():
+    assert compile_input("x = 2", frozenset({"x"})).warnings == []
+    assert compile_input("Object subclass: Eq2\n  state: n = 0\n  isZero => self.n = 0\n").warnings == []
+    assert compile_input("#(1) select: [:e | e = 1]").warnings == []
+
+
+def test_a_doc_test_case_that_shows_a_comparison_is_not_warned(tmp_path):
+    f = tmp_path / "eq_doctest.bt"
+    f.write_text("x := 1 // => 1\nx = 2 // => false\nx = 3. x // => 1\n")
+    proc = run_beamtalk(["check", str(f)])
+    assert proc.returncode == 0
+    assert proc.stdout.count("comparison is not used") == 1 and f"{f}:3:1: warning" in proc.stdout
+
+
+def test_a_class_side_field_that_is_no_class_variable_is_a_located_warning():
+    # `class foo => self.x` with `x` an instance state: answered nil; an
+    # assignment to an undeclared class variable was lost
+    c = compile_input("Object subclass: Cv\n  state: x = 5\n  class foo => self.x\n"
+                      "  class bump => self.zz := 3\n")
+    assert len(c.warnings) == 2
+    assert c.warnings[0].startswith("<input>:3:16: warning: `x` is an instance field of Cv, not a class "
+                                    "variable: a class-side method reads it as nil")
+    assert "hint: declare it with classState: x" in c.warnings[0]
+    assert c.warnings[1].startswith("<input>:4:17: warning: `zz` is not a class variable of Cv: "
+                                    "a class-side method loses this assignment")
+
+
+def test_declared_and_inherited_class_variables_are_not_warned():
+    assert compile_input("Object subclass: Cw\n  classState: n = 0\n  class bump => self.n := self.n + 1\n"
+                         ).warnings == []
+    # a user superclass may declare it (class variables are inherited)
+    assert compile_input("Cw subclass: Cx\n  class peek => self.n\n").warnings == []
+
+
+def test_an_instance_field_no_state_declares_is_a_located_warning():
+    # `self.totl := …` (a typo) added a field silently; a read failed only when run
+    c = compile_input("Actor subclass: Uf\n  state: total = 0\n  add: n => self.totl := self.total + n\n"
+                      "  get => self.totl\n")
+    assert len(c.warnings) == 2
+    assert c.warnings[0].startswith("<input>:3:13: warning: Uf declares no field `totl`")
+    assert "hint: did you mean self.total? Fields are declared with state: totl = …" in c.warnings[0]
+    assert c.warnings[1].startswith("<input>:4:10: warning: Uf declares no field `totl`")
+
+
+def test_fields_of_a_user_superclass_are_not_warned():
+    assert compile_input("Object subclass: Ug\n  state: a = 0\n  a => self.a\n").warnings == []
+    assert compile_input("Ug subclass: Uh\n  b => self.a\n").warnings == []
+
+
+def test_a_collection_mutator_whose_answer_is_dropped_is_a_located_warning():
+    # spec semantics §8: collections are values; `d at: 1 put: 2.` left d as
+    # it was (#{}), silently
+    c = compile_input("d := #{}. d at: 1 put: 2. d")
+    assert len(c.warnings) == 1
+    assert c.warnings[0].startswith("<input>:1:11: warning: `at:put:` answers a new Dictionary and leaves "
+                                    "`d` as it was (collections are values)")
+    assert "hint: keep the answer: `d := d at: 1 put: 2`" in c.warnings[0]
+    # an actor's field whose default is a collection
+    a = compile_input("Actor subclass: Bag1\n  state: items = #()\n  add: x =>\n    self.items add: x.\n    ^self\n")
+    assert len(a.warnings) == 1 and "`add:` answers a new List and leaves `self.items` as it was" in a.warnings[0]
+    assert "`self.items := self.items add: x`" in a.warnings[0]
+    s = compile_input("s := Set new. s add: 3. s")
+    assert "`add:` answers a new Set" in s.warnings[0]
+
+
+def test_a_kept_or_unknown_mutator_answer_is_not_warned():
+    assert compile_input("d := #{}. d := d at: 1 put: 2. d").warnings == []
+    assert compile_input("d := #{}. d at: 1 put: 2").warnings == []          # the value of the input
+    assert compile_input("acc add: 3. acc", frozenset({"acc"})).warnings == []  # maybe an actor

@@ -12,6 +12,7 @@ import sys
 
 from beamtalk_ws.syntax import SyntaxErrors, ast, parse
 from beamtalk_ws.syntax.doctest_marks import is_doctest
+from beamtalk_ws.syntax.source_bytes import decode_source
 
 from . import deep, lint, stdlib
 from .errors import CompileError
@@ -54,12 +55,13 @@ def emit_forms(path: str, out=None) -> int:
     """`beamtalk check --emit forms FILE`: the abstract forms the file compiles to."""
     out = out or sys.stdout
     try:
-        with open(path, encoding="utf-8") as f:
-            source = f.read()
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError as e:
         print(f"beamtalk check: {path}: {e.strerror}", file=sys.stderr)
         return 2
     try:
+        source = decode_source(data, path)
         module = parse(source, path)
         text = deep.run(_forms_text, module, source, path, module, source, path)
     except (SyntaxErrors, CompileError) as e:

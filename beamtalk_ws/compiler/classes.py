@@ -183,6 +183,11 @@ class ClassGen:
         problem = class_name_problem(cdef.name)
         if problem:
             raise GenError(problem, cdef)
+        if cdef.superclass is not None and not CLASS_NAME.match(cdef.superclass):
+            # `object subclass: Foo` failed only on the node: "Class 'object' not found"
+            fixed = cdef.superclass[:1].upper() + cdef.superclass[1:]
+            raise GenError(f"Invalid superclass name {cdef.superclass}: a class name starts with an upper-case "
+                           f"letter (A-Z)", cdef, hint=f"did you mean {fixed}?" if CLASS_NAME.match(fixed) else None)
         kind = self.kind_for(cdef)
         own_fields = tuple(s.name for s in cdef.state)
         all_fields = self.table.fields_of(cdef.superclass) + own_fields

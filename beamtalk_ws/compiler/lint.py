@@ -2,10 +2,13 @@
 
 Warnings never stop an input from running; the REPL shows them as `⚠` lines
 and `--json` replies carry them as `"warnings"` (DESIGN §3).  Today there are
-ten here, and in `lint_scope.py` the ones about names in method bodies
-(unused locals, shadowed parameters), and in `lint_numbers.py` numbers
-spelled as other languages write them (`16#FF`, `0x1F`, `1_000`):
+eleven here, and in `lint_scope.py` the ones about names in method bodies
+(unused locals, shadowed parameters, fields that are no class variables), and in `lint_numbers.py` numbers
+spelled as other languages write them (`16#FF`, `0x1F`, `1_000`), and in
+`lint_values.py` a collection update whose answer is dropped:
 - statements after a `^`, which can never run (spec semantics §4.6);
+- a comparison of a variable or field whose value is dropped (`x = 2.`),
+  where `:=` was meant;
 - a method named like an operator that compiles to Erlang's own (`+`, `<`,
   `=`, ...), which `a + b` never sends (§4.4, §6);
 - a field change that an `Object subclass:` method loses by answering
@@ -30,11 +33,11 @@ from __future__ import annotations
 
 import re
 
-from beamtalk_ws.syntax import ast
+from beamtalk_ws.syntax import ast, unparse
 from beamtalk_ws.syntax.ast import Span
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
-from . import lint_literals, lint_newcomers, lint_numbers, lint_scope
+from . import lint_literals, lint_newcomers, lint_numbers, lint_scope, lint_values
 
 #: binary operators compiled straight to Erlang (spec semantics §6): `a + b`
 #: is Erlang's `+` whatever `a` is, so a method of that name is reached
@@ -57,14 +60,17 @@ def warnings(items, source: str | None = None) -> list[Diagnostic]:
             for node in item.walk():
                 if isinstance(node, ast.MethodDef):
                     out += _method_division_comments(node, source)
-    _sequence(items, out)
+    _sequence(items, out, source)
     lint_numbers.foreign_numbers(items, out)
     out += lint_newcomers.warnings(items, source)
     lint_literals.literal_warnings(items, out)
+    lint_values.warnings(items, out, source)
     for item in items:
         if isinstance(item, ast.ClassDef):
             _lost_field_change(item, out)
             lint_scope.class_variable_reads(item, out)
+            lint_scope.undeclared_class_variables(item, out)
+            lint_scope.undeclared_fields(item, out)
             fields = frozenset(d.name for d in item.state)
             for m in item.methods:
                 lint_scope.method_warnings(m, out, fields)
@@ -142,8 +148,33 @@ def _juxtaposed(statements, out) -> None:
                 hint="write a space after a binary minus (`a - 1`); `a-1` is `a` and then `-1`"))
 
 
-def _sequence(statements, out) -> None:
+def _dropped_comparisons(statements, out, source: str | None = None) -> None:
+    """`self.n = self.n + 1.` or `x = 2.` where `:=` was meant: a comparison
+    (spec syntax §2.6) of a variable or field whose value no one uses, since
+    the statement is not the last of its sequence.  At the top level of a
+    doc-test file (with `source`), a statement marked `// =>` on its line is
+    a case whose value is shown."""
+    for st, nxt in zip(statements, statements[1:]):
+        if not (isinstance(st, ast.BinarySend) and st.selector in ("=", "==")):
+            continue
+        if source is not None and "// =>" in source[st.span.end:nxt.span.start]:
+            continue
+        left = st.receiver
+        if isinstance(left, ast.Variable) and left.name != "self":
+            target = left.name
+        elif (isinstance(left, ast.FieldAccess) and isinstance(left.receiver, ast.Variable)
+              and left.receiver.name == "self"):
+            target = f"self.{left.name}"
+        else:
+            continue
+        out.append(Diagnostic(
+            f"The result of this `{st.selector}` comparison is not used", st.span, severity="warning",
+            hint=f"assignment is `:=`: `{target} := {unparse(st.argument).strip()}`"))
+
+
+def _sequence(statements, out, source: str | None = None) -> None:
     _juxtaposed(statements, out)
+    _dropped_comparisons(statements, out, source)
     for i, st in enumerate(statements[:-1]):
         if isinstance(st, ast.Return):
             nxt = statements[i + 1]

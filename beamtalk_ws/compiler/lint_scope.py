@@ -11,6 +11,8 @@ is read by a later input."""
 
 from __future__ import annotations
 
+import difflib
+
 from beamtalk_ws.syntax import ast
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
@@ -80,7 +82,6 @@ def class_variable_reads(cdef, out: list) -> None:
     of the class and no slot: an instance has no such field (spec semantics
     §3.5: instances reach class variables through class-side methods), so
     the read fails when it runs."""
-    _instance_fields_on_class_side(cdef, out)
     cvars = {d.name for d in cdef.class_state} - {d.name for d in cdef.state}
     if not cvars:
         return
@@ -98,23 +99,61 @@ def class_variable_reads(cdef, out: list) -> None:
                              f"class: self class {n.name}"))
 
 
-def _instance_fields_on_class_side(cdef, out: list) -> None:
-    """`class make => self.x` where `x` is a `state:` field and no class
-    variable: on the class side `self` is the class, which has no such
-    field, so the read answers nil (probe-teach: it was silent)."""
-    fields = {d.name for d in cdef.state} - {d.name for d in cdef.class_state}
-    if not fields:
-        return
+#: superclasses known to declare no class variables, so that a class-side
+#: `self.x` of a subclass that does not declare `x` reads nil
+_NO_CLASS_VARIABLES = frozenset({"Object", "Actor", "Value"})
+
+
+def undeclared_class_variables(cdef, out: list) -> None:
+    """`class foo => self.x` where `x` is no `classState:` of the class: a
+    class-side method reads and writes class variables (spec semantics
+    §3.5), so the read answers nil and an assignment is lost.  Certain when
+    `x` is an instance `state:` of the class, or when the superclass is a
+    root class (a user superclass may declare it: they are inherited)."""
+    cvars = {d.name for d in cdef.class_state}
+    fields = {d.name for d in cdef.state} - cvars
+    root = cdef.superclass in _NO_CLASS_VARIABLES
     for m in cdef.methods:
         if not m.class_side:
             continue
         for st in m.body:
+            assigned = {id(n.target) for n in st.walk() if isinstance(n, ast.Assignment)}
             for n in st.walk():
-                if (isinstance(n, ast.FieldAccess) and n.name in fields and isinstance(n.receiver, ast.Variable)
-                        and n.receiver.name == "self"):
-                    out.append(Diagnostic(
-                        f"`{n.name}` is a field of each {cdef.name} instance: in a class-side method self is "
-                        f"the class, which has no `{n.name}`",
-                        n.span, severity="warning",
-                        hint=f"make an instance and ask it (self new {n.name}), or declare a class variable "
-                             f"with classState: {n.name} = ..."))
+                if not (isinstance(n, ast.FieldAccess) and isinstance(n.receiver, ast.Variable)
+                        and n.receiver.name == "self") or n.name in cvars:
+                    continue
+                effect = "loses this assignment" if id(n) in assigned else "reads it as nil"
+                if n.name in fields:
+                    message = (f"`{n.name}` is an instance field of {cdef.name}, not a class variable: "
+                               f"a class-side method {effect}")
+                elif root:
+                    message = f"`{n.name}` is not a class variable of {cdef.name}: a class-side method {effect}"
+                else:
+                    continue
+                out.append(Diagnostic(
+                    message, n.span, severity="warning",
+                    hint=f"declare it with classState: {n.name} = … (before the methods), or use it in an "
+                         f"instance method"))
+
+
+def undeclared_fields(cdef, out: list) -> None:
+    """`self.totl := …` in an instance method of a class whose fields are all
+    known (its superclass is a root class) and which declares no `state:
+    totl`: the assignment adds a field silently, a read fails when it runs."""
+    if cdef.superclass not in _NO_CLASS_VARIABLES:
+        return
+    fields = [d.name for d in cdef.state]
+    cvars = {d.name for d in cdef.class_state}
+    for m in cdef.methods:
+        if m.class_side:
+            continue
+        for st in m.body:
+            for n in st.walk():
+                if not (isinstance(n, ast.FieldAccess) and isinstance(n.receiver, ast.Variable)
+                        and n.receiver.name == "self") or n.name in fields or n.name in cvars:
+                    continue
+                near = difflib.get_close_matches(n.name, fields, 1)
+                guess = f"did you mean self.{near[0]}? " if near else ""
+                out.append(Diagnostic(
+                    f"{cdef.name} declares no field `{n.name}`", n.span, severity="warning",
+                    hint=f"{guess}Fields are declared with state: {n.name} = … (before the methods)"))

@@ -21,7 +21,7 @@ from .classes import ClassGen, ClassTable
 from .codegen import ExprGen, GenError, line_of
 from .context import Body, Counter
 from .errors import CompileError
-from .semantic import with_slot_hints
+from .semantic import duplicate_names, with_slot_hints
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
 
@@ -90,6 +90,7 @@ def _compile_file(module, source, filename, table, module_for, stdlib, source_fi
         diags.append(Diagnostic("A loaded file must define a class", span))
     for o in others:
         diags.append(Diagnostic("A loaded file may contain only a class definition and its methods", o.span))
+    diags += duplicate_names(module.items)
     if diags:
         raise CompileError(diags, source, filename)
     cdef = classes[0]

@@ -23,6 +23,7 @@ class ScopeCheck:
         self.assigning: list[str] = []
 
     def run(self, statements) -> list[Diagnostic]:
+        self.diagnostics.extend(duplicate_names(statements))
         for s in statements:
             self.visit(s)
         return self.diagnostics
@@ -108,6 +109,45 @@ class ScopeCheck:
             self.visit(s)
         # Names first assigned inside a block are local to it.
         self.defined = outer | (self.defined & outer)
+
+
+def duplicate_names(items) -> list[Diagnostic]:
+    """A name declared twice in one scope: two `state:` (or `classState:`)
+    of a class, two parameters of a method or block.  The later one silently
+    won (`foo: a bar: a => a` answered its second argument), so each is an
+    error, for REPL input and loaded files alike."""
+    out = []
+
+    def once(names, node, message, hint):
+        seen = set()
+        for name in names:
+            if name in seen:
+                out.append(Diagnostic(message(name), node.span, "error", hint(name)))
+            seen.add(name)
+
+    def params(m):
+        once(m.parameters, m, lambda n: f"Duplicate parameter `{n}` in method `{m.selector}`",
+             lambda n: "give each parameter its own name")
+
+    for item in items:
+        for node in item.walk():
+            if isinstance(node, ast.ClassDef):
+                for word, decls in (("state", node.state), ("classState", node.class_state)):
+                    seen = set()
+                    for decl in decls:
+                        if decl.name in seen:
+                            out.append(Diagnostic(f"Duplicate {word} `{decl.name}` in class {node.name}",
+                                                  decl.span, "error",
+                                                  f"declare `{decl.name}` once, with the default it should have"))
+                        seen.add(decl.name)
+                for m in node.methods:
+                    params(m)
+            elif isinstance(node, ast.StandaloneMethod):
+                params(node.method)
+            elif isinstance(node, ast.Block):
+                once([getattr(p, "name", p) for p in node.parameters], node,
+                     lambda n: f"Duplicate parameter `{n}` in block", lambda n: "give each parameter its own name")
+    return out
 
 
 def with_slot_hints(diagnostics, items, table=None, source=None) -> list:

@@ -52,9 +52,9 @@ class BuildResult:
 
 
 def source_files(src: Path) -> list[Path]:
-    if not src.is_dir():
-        return []
-    return sorted(p for p in src.rglob("*.bt") if not any(part.startswith(".") for part in p.relative_to(src).parts))
+    from beamtalk_ws.repl.loader import bt_files
+
+    return bt_files(src) if src.is_dir() else []
 
 
 def _digest(m: Manifest, files: list[Path]) -> str:

@@ -180,6 +180,9 @@ class Repl:
         text = arg.strip()
         if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
             text = text[1:-1]
+        if not text.strip():
+            # `:load ""` loaded the current directory: "Loaded 0 files from "
+            return Outcome(False, "Usage: :load <file or directory>", kind="command")
         path = Path(text).expanduser()
         if not path.exists():
             return Outcome(False, f"File not found: {text}", kind="load")

@@ -455,7 +455,7 @@ def _parse(raw: bytes):
     bad = _surrogate_field(req)
     if bad:
         return _Invalid(f"Invalid request: \"{bad}\" contains an unpaired UTF-16 surrogate "
-                        "(\\ud800-\\udfff), which is not a character")
+                        "(\\ud800-\\udfff), which is not a character", rid)
     return req
 
 

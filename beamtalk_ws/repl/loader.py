@@ -9,6 +9,7 @@ subclass in the same batch finds its superclass registered.
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,13 +18,21 @@ from beamtalk_ws.compiler.classes import ClassInfo, ClassTable
 from beamtalk_ws.compiler import lint
 from beamtalk_ws.compiler.modules import compile_file, module_name
 from beamtalk_ws.syntax import SyntaxErrors, ast, parse
+from beamtalk_ws.syntax.source_bytes import decode_source
 
 
 def bt_files(path: Path) -> list[Path]:
-    if path.is_dir():
-        return sorted(p for p in path.rglob("*.bt")
-                      if not any(part.startswith(".") for part in p.relative_to(path).parts))
-    return [path]
+    """The `.bt` files of a directory (or the file itself).  Hidden entries
+    are skipped without walking into them (`.git`, `.venv`), and a directory
+    that vanishes during the walk (an editor's or a test's temporary one) is
+    passed over: Path.rglob raised FileNotFoundError for it."""
+    if not path.is_dir():
+        return [path]
+    found = []
+    for root, dirs, names in os.walk(path):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        found += [Path(root) / n for n in names if n.endswith(".bt") and not n.startswith(".")]
+    return sorted(found)
 
 
 @dataclass
@@ -65,15 +74,13 @@ def parse_files(paths: list[Path], result: LoadPlan) -> list:
     parsed = []
     for f in paths:
         try:
-            source = f.read_text(encoding="utf-8")
+            data = f.read_bytes()
         except OSError as e:
             result.errors.append((f, f"File not found: {f}" if isinstance(e, FileNotFoundError) else
                                   f"Cannot read {f}: {e.strerror}"))
             continue
-        except UnicodeDecodeError:
-            result.errors.append((f, f"{f}: not UTF-8 text"))
-            continue
         try:
+            source = decode_source(data, str(f))
             module = parse(source, str(f))
         except SyntaxErrors as e:
             result.errors.append((f, e.render()))
@@ -99,6 +106,7 @@ def compile_parsed(parsed: list, table: ClassTable, result: LoadPlan,
     build keeps the paths it was given, relative to the package root."""
     from beamtalk_ws.package.manifest import PackageError
 
+    defined = {i.name for _, _, m in parsed for i in m.items if isinstance(i, ast.ClassDef)}
     parsed = _without_duplicate_classes(parsed, result)
     local = {}
     for f, source, module in parsed:
@@ -123,10 +131,34 @@ def compile_parsed(parsed: list, table: ClassTable, result: LoadPlan,
             continue
         result.warnings += lint.render(lint.warnings(module.items, source), source, str(f))
         compiled[cc.name] = (cc, f)
+    sources = {i.name: source for _, source, m in parsed for i in m.items if isinstance(i, ast.ClassDef)}
+    _without_unloaded_superclasses(compiled, defined, local, sources, result)
     for name in _superclass_order({n: local[n] for n in compiled if n in local}):
         cc, f = compiled[name]
         result.modules.append((cc.module, cc.forms, cc.name, f))
     return result
+
+
+def _without_unloaded_superclasses(compiled: dict, defined: set, local: dict, sources: dict,
+                                   result: LoadPlan) -> None:
+    """A class whose superclass is defined in this load but did not load (its
+    file failed to compile, or it is one class in two files) would fail on
+    the node as a bare "Class 'X' not found" that names no file and takes
+    the whole load with it: refuse it at its header (and the classes below
+    it) so that the other files still load."""
+    from beamtalk_ws.syntax.diagnostics import Diagnostic
+
+    changed = True
+    while changed:
+        changed = False
+        for name in sorted(compiled):
+            sup = local[name].superclass if name in local else None
+            if sup in defined and sup not in compiled:
+                _cc, f = compiled.pop(name)
+                err = CompileError([Diagnostic(f"The superclass of {name}, {sup}, did not load", local[name].span,
+                                               hint=f"see the error of {sup}")], sources[name], str(f))
+                result.errors.append((f, err.render()))
+                changed = True
 
 
 def duplicate_classes(parsed: list) -> dict:

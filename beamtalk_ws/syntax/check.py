@@ -23,8 +23,9 @@ import sys
 from typing import Callable, Iterable, Optional, Sequence
 
 from .ast import Module, dump
-from .diagnostics import Diagnostic, render_diagnostic
+from .diagnostics import Diagnostic, SyntaxErrors, render_diagnostic
 from .parser import parse_source
+from .source_bytes import decode_source
 from .unparse import unparse
 
 ExtraPass = Callable[[Module, str, str], Iterable[Diagnostic]]
@@ -66,9 +67,10 @@ def check_source(
 
 
 def _read(path: str) -> str:
+    """The file's text; SyntaxErrors when it is not UTF-8 (source_bytes)."""
     with open(path, "rb") as f:
         data = f.read()
-    return data.decode("utf-8", errors="replace")
+    return decode_source(data, path)
 
 
 def check_main(
@@ -121,6 +123,10 @@ def check_main(
         except OSError as e:
             print(f"beamtalk check: {path}: {e.strerror}", file=err)
             status = max(status, 1)
+            continue
+        except SyntaxErrors as e:
+            print(e.render(), file=out)
+            n_errors += len(e.diagnostics)
             continue
         module, diags = check_source(source, path, extra_passes)
         for d in diags:

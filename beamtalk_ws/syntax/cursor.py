@@ -284,7 +284,7 @@ class Cursor:
         elif k is K_PERIOD and i > 0 and K[i - 1] is K_BANG:
             hint = CAST_PERIOD_HINT
         elif k is K_BINOP:
-            hint = teaching.other_operator(self.V[i])
+            hint = teaching.other_operator(self.V[i]) or teaching.compound_assignment(self.source, self.S[i], self.E[i])
         else:
             hint = None
         text = "}" if K[i] in (K_STR_SEG, K_STR_END) else self.tok_text(i)
@@ -422,6 +422,7 @@ class Cursor:
             if K[i] is K_PIPE:
                 hint = teaching.OR_HINT
             elif K[i] is K_BINOP:
-                hint = teaching.other_operator(self.V[i]) or hint
+                hint = (teaching.other_operator(self.V[i])
+                        or teaching.compound_assignment(self.source, self.S[i], self.E[i]) or hint)
         self.error(message, i, hint)
 

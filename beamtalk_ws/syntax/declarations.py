@@ -267,7 +267,8 @@ class DeclarationParser(LiteralParser):
                     e = self.i
                     after_col0_method = K[e] is not K_EOF and self.NL[e] and self.source[self.S[e] - 1] == "\n"
                     continue
-                if k is K_IDENT and self.NL[i] and not self.at_col1(i) and (self.NL[i + 1] or K[i + 1] is K_EOF):
+                if k is K_IDENT and self.NL[i] and not self.at_col1(i) and (
+                        self.NL[i + 1] or K[i + 1] is K_EOF or (K[i + 1] is K_CARET and not self.NL[i + 1])):
                     self.missing_arrow(i)
                 if k is K_STRING and self.NL[i] and not self.at_col1(i) and self.NL[i + 1] \
                         and not self.at_col1(i + 1) and (self.method_def_at(i + 1) >= 0
@@ -306,10 +307,16 @@ class DeclarationParser(LiteralParser):
         class keeps the items before it."""
         line_end = self.source.find("\n", self.S[i])
         header = self.source[self.S[i] : line_end if line_end >= 0 else len(self.source)].rstrip()
+        if self.K[i + 1] is K_CARET and not self.NL[i + 1]:
+            # ``testY ^1``: the body on the header's line, the ``=>`` left out
+            header, body = self.V[i], header[self.S[i + 1] - self.S[i]:].strip()
+            shown = f"{header} => {body if len(body) <= 40 else body[:39] + '…'}"
+        else:
+            shown = f"{header} => …"
         self.report(
             "Expected a method definition (pattern => body), state: or classState: in the class body",
             i,
-            hint=f"a method header ends with `=>`: `{header} => …`",
+            hint=f"a method header ends with `=>`: `{shown}`",
         )
 
     def expect_before_item(self, i: int) -> bool:

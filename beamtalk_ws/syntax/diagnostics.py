@@ -29,6 +29,10 @@ def _line_bounds(source: str, offset: int):
     return a, b
 
 
+#: longer source lines are shown as a window of this many characters around the caret
+_LONG_LINE = 150
+
+
 def render_diagnostic(d: Diagnostic, source: str, filename: str = "<input>") -> str:
     """``file:line:col: message``, the source line, a caret/underline under the
     span (clipped to the first line) and an optional ``hint:`` line."""
@@ -41,9 +45,18 @@ def render_diagnostic(d: Diagnostic, source: str, filename: str = "<input>") -> 
         if line.strip():
             start = sp.start
             end = min(max(sp.end, start + 1), b) if start < b else start + 1
-            lead = "".join(c if c == "\t" else " " for c in source[a:start])
+            before, after = "", ""
+            if len(line) > _LONG_LINE:
+                # a minified or generated line: show a window around the caret
+                lo = max(a, start - _LONG_LINE // 3)
+                hi = min(a + len(line), lo + _LONG_LINE)
+                before, after = ("…" if lo > a else ""), ("…" if hi < a + len(line) else "")
+                line = source[lo:hi]
+                end = min(end, hi)
+                a = lo
+            lead = " " * len(before) + "".join(c if c == "\t" else " " for c in source[a:start])
             width = max(1, end - start)
-            out.append("  " + line)
+            out.append("  " + before + line + after)
             out.append("  " + lead + "^" * width)
     if d.hint:
         out.append(f"  hint: {d.hint}")

@@ -175,12 +175,16 @@ class ExpressionParser(Cursor):
             k = K[self.i]
         if k is K_ASSIGN:
             if not isinstance(lhs, _TARGETS):
-                hint = None
+                prev = self.i - 1
+                # `x := 3 y := 4`: the `.` before `y` is missing, so `3 y` is the target
+                hint = (f"`{self.V[prev]} :=` starts another statement: put a `.` before `{self.V[prev]}`"
+                        if K[prev] is K_IDENT and not self.NL[prev] and _ends_in_unary(lhs) else None)
                 if isinstance(lhs, A.UnarySend) and isinstance(lhs.receiver, A.Variable):
                     # `p x := 3`, as a setter of other languages
                     r, f = lhs.receiver.name, lhs.selector
-                    hint = (f"send a setter, `{r} {f}: value` (a method `{f}: v => self.{f} := v`), "
-                            f"or write `self.{f} := value` inside a method of the class")
+                    setter = (f"send a setter, `{r} {f}: value` (a method `{f}: v => self.{f} := v`), "
+                              f"or write `self.{f} := value` inside a method of the class")
+                    hint = setter if hint is None else f"{hint}; or, to set `{f}` of `{r}`: {setter}"
                 self.error("Assignment target must be an identifier or field access", span=lhs.span, hint=hint)
             self.i += 1
             self.depth += 1
@@ -668,6 +672,13 @@ class ExpressionParser(Cursor):
         self.depth -= 1
         return _tnew(_Block, (tuple(params), tuple(body), self.S[start], self.E[i - 1], self.T))
 
+
+
+def _ends_in_unary(node) -> bool:
+    """`a + 1 c`: the expression's last message is a unary one."""
+    while isinstance(node, (A.BinarySend, A.KeywordSend)):
+        node = node.argument if isinstance(node, A.BinarySend) else node.arguments[-1]
+    return isinstance(node, A.UnarySend)
 
 
 def _bad_target_hint(name: str, defines_class: bool):

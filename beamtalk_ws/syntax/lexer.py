@@ -734,7 +734,17 @@ class _Lexer:
         # a `{` whose interpolation runs past the closing quote (`"{bad"`)
         hint = ("a `{` in a string starts an interpolation that runs to its matching `}`; "
                 "write `\\{` for a brace (the backslash stays in the string)") if "{" in text else None
-        self._emit(K_ERROR, LexError(f"Unterminated string: {_short(text)}", hint, True), pos, end, nl)
+        first, newline, _ = text.partition("\n")
+        shown = _short(first)
+        if newline:
+            # a string may span lines: it swallowed every line after its quote
+            shown += "" if shown.endswith("…") else "…"
+            n = text.rstrip("\n").count("\n")
+            if n and hint is None:
+                hint = (f"the string runs to the end of the input, over {n} more line{'s' if n != 1 else ''}: "
+                        "a string may span lines, so everything after its opening quote is inside it; "
+                        "close it with \" where it should end")
+        self._emit(K_ERROR, LexError(f"Unterminated string: {shown}", hint, True), pos, end, nl)
         return end
 
 

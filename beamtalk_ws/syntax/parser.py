@@ -31,6 +31,7 @@ This module keeps the public names (``Parser``, ``ParseError``,
 
 from __future__ import annotations
 
+import difflib
 import gc
 from typing import Optional
 
@@ -96,13 +97,36 @@ class Parser(DeclarationParser):
             except ParseError as e:
                 declaration = self.method_def_at(start) >= 0 or (
                     self.K[start] is K_KEYWORD and self.V[start] in ("state:", "classState:"))
-                header = self.not_a_class_header(items) if declaration else None
+                header = (self.not_a_class_header(items) or self.class_body_ended_early(start, items)
+                          if declaration else None)
                 self.add(header or self.method_outside_class(start) or self.class_item_expected(start, items)
                          or e.diag)
                 self.depth = 0
                 self.in_class = self.in_method = False
                 self.recover(start, e.depth)
         return _tnew(A.Module, (tuple(items), 0, len(self.source), self.T))
+
+    def class_body_ended_early(self, start: int, items: list) -> Optional[Diagnostic]:
+        """An indented method definition after an indented line that ended
+        the class body above it (``foo ^1`` or ``foo = 1`` for ``foo =>``,
+        ``x := 3`` for a ``state:``): the fault is that line, not the method
+        below it, which "must be inside a class" although it is indented."""
+        if not self.NL[start] or self.at_col1(start):
+            return None
+        k = len(items)
+        while k and not isinstance(items[k - 1], A.ClassDef):
+            k -= 1
+        if not k or k == len(items):
+            return None
+        cls, stray = items[k - 1], items[k]
+        a = self.source.rfind("\n", 0, stray.span.start) + 1
+        if a <= 0 or self.source[a:stray.span.start].strip() or a == stray.span.start:
+            return None                 # the stray statement is not an indented line of its own
+        header = self.source[self.S[start]:self.E[self.pattern_end(self.method_def_at(start))]]
+        b = self.source.find("\n", stray.span.start)
+        message, hint = teaching.class_body_ended(cls.name, self.source[stray.span.start:b if b >= 0 else None],
+                                                  header)
+        return self.make_diag(message, span=stray.span, hint=hint)
 
     def method_outside_class(self, start: int) -> Optional[Diagnostic]:
         """A statement that failed to parse because it is a method header
@@ -126,6 +150,9 @@ class Parser(DeclarationParser):
         if not items:
             return None
         st = items[-1]
+        misspelt = self.misspelt_subclass(st)
+        if misspelt is not None:
+            return misspelt
         if not (isinstance(st, A.KeywordSend) and st.selector.startswith("subclass:")
                 and isinstance(st.receiver, A.UnarySend) and isinstance(st.receiver.receiver, A.Variable)):
             return None
@@ -135,6 +162,28 @@ class Parser(DeclarationParser):
             f"`{word.name}` is not a class modifier", span=word.span,
             hint=f"a class header is `[abstract | sealed | typed] Superclass subclass: Name`, "
                  f"as in `sealed {superclass} subclass: …`")
+
+    def misspelt_subclass(self, st) -> Optional[Diagnostic]:
+        """``Object subClass: Foo``, ``Object sublass: Foo``, ``Object
+        subclass Foo`` above an indented method: a class header that did not
+        parse as one, so the method seemed to stand outside a class."""
+        word = None
+        if (isinstance(st, A.KeywordSend) and st.selector.count(":") == 1 and isinstance(st.receiver, A.GlobalRef)
+                and isinstance(st.arguments[0], A.GlobalRef)):
+            word, after = st.selector, st.receiver.span.end
+        elif (isinstance(st, A.UnarySend) and isinstance(st.receiver, A.UnarySend)
+              and isinstance(st.receiver.receiver, A.GlobalRef) and st.selector[:1].isupper()):
+            word, after = st.receiver.selector, st.receiver.receiver.span.end
+        if word is None or word == "subclass:" or not (
+                word.lower().rstrip(":") == "subclass"
+                or difflib.SequenceMatcher(None, word.lower(), "subclass:").ratio() >= 0.8):
+            return None
+        start = self.source.find(word, after)
+        line = self.source.count("\n", 0, start) + 1
+        col = start - (self.source.rfind("\n", 0, start) + 1) + 1
+        return self.make_diag(
+            f"`{word}` does not make a class header", span=Span(start, start + len(word), line, col),
+            hint="a class header is `Superclass subclass: Name` (`subclass:` in lower case, with its colon)")
 
     def class_item_expected(self, start: int, items: list) -> Optional[Diagnostic]:
         """An indented keyword line that ended a class body (``x: v [ … ]``

@@ -89,6 +89,24 @@ _OTHER_OPERATORS = {
     "~~": "Beamtalk has no identity test apart from equality: write `/=`",
 }
 
+def compound_assignment(source: str, start: int, end: int) -> Optional[str]:
+    """`x += 1` (spec syntax §3: there are no compound assignments): the
+    assignment it stands for, when the operator token is `+=`, `-=` or `*=`."""
+    op = source[start:end]
+    if op not in ("+=", "-=", "*="):
+        return None
+    before = source[source.rfind("\n", 0, start) + 1:start]
+    target = re.search(r"([A-Za-z_][A-Za-z0-9_.]*)\s*$", before)
+    value = re.match(r"\s*([^\])]*?)\s*(?:\.\s|\.$|[\])]|$)", source[end:].split("\n", 1)[0])
+    lead = before[:target.start()].rstrip() if target else ""
+    if not target or not value or not value.group(1) or (lead and lead[-1] not in ".[|(;" and not lead.endswith("=>")):
+        return f"Beamtalk has no `{op}`: write `x := x {op[0]} value`"
+    name, operand = target.group(1), _cut(value.group(1))
+    if " " in operand:
+        operand = f"({operand})"        # `x *= 3 + y` multiplies by the sum
+    return f"Beamtalk has no `{op}`: write `{name} := {name} {op[0]} {operand}`"
+
+
 #: `a | b` as Pharo's Boolean or (the parser reads `|` as a bar)
 OR_HINT = "`|` is not an operator in Beamtalk: write `a or: [b]`"
 
@@ -133,6 +151,27 @@ def method_outside_class(selector: str, header: str, pattern: str, filename: str
         "a method definition must be inside a class",
         f"indent `{_cut(header)} …` under a class header (`Object subclass: Foo`), "
         f"or add it to an existing class with `Foo >> {_cut(pattern)} …`",
+    )
+
+
+def class_body_ended(class_name: str, line: str, next_header: str) -> tuple:
+    """An indented line in a class body that is no class-body item ended the
+    class; the method definitions below it were then outside the class."""
+    line = line.split("\n", 1)[0].strip()
+    assign = re.match(r"([a-z_]\w*)\s*:=\s*(.*)", line)
+    header = re.match(r"([a-z_]\w*)\s*(\^|\[|=|->)\s*(.*)", line)
+    if assign:
+        fix = f"a state default is written `state: {assign.group(1)} = {_cut(assign.group(2))}`"
+    elif header:
+        word, mark, rest = header.groups()
+        body = "^" + rest if mark == "^" else rest.rstrip("]").strip() if mark == "[" else rest
+        fix = f"a method header ends with `=>`: `{word} => {_cut(body)}`"
+    else:
+        fix = "a method is written `pattern => body`"
+    return (
+        "Expected a method definition (pattern => body), state: or classState: in the class body",
+        f"this indented line ended the class body of {class_name}, so `{_cut(next_header)}` below it "
+        f"is outside the class; {fix}",
     )
 
 
