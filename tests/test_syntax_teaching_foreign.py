@@ -21,7 +21,7 @@ def first(src):
 @pytest.mark.parametrize(
     "src, message, col, hint",
     [
-        ("x += 1", "expected expression, found +=", 3, "write x := x + 1"),
+        ("x += 1", "expected expression, found +=", 3, "write `x := x + 1`"),
         ("x++", "expected expression, found ++", 2, "write x := x + 1"),
         ("x ? 1 : 2", "found ?", 3, "ifTrue: [a] ifFalse: [b]"),
         ("!x", "found !", 1, "send not (x not)"),

@@ -29,7 +29,8 @@ def warned(src, bound=frozenset()):
         ("Object subclass: NwPt\n  state: x = 0\n  setX: v => x := v", "3:14", "Variable `x` is assigned but never used",
          "a method sets it with self.x := ..."),
         ("Object subclass: NwCm\n  state: x = 1\n  class make => self.x", "3:17",
-         "`x` is a field of each NwCm instance: in a class-side method self is the class", "self new x"),
+         "`x` is an instance field of NwCm, not a class variable: a class-side method reads it as nil",
+         "declare it with classState: x"),
     ],
 )
 def test_silent_newcomer_code_is_warned(src, where, text, hint):

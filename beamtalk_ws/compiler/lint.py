@@ -4,8 +4,10 @@ Warnings never stop an input from running; the REPL shows them as `⚠` lines
 and `--json` replies carry them as `"warnings"` (DESIGN §3).  Today there are
 eleven here, and in `lint_scope.py` the ones about names in method bodies
 (unused locals, shadowed parameters, fields that are no class variables), and in `lint_numbers.py` numbers
-spelled as other languages write them (`16#FF`, `0x1F`, `1_000`), and in
-`lint_values.py` a collection update whose answer is dropped:
+spelled as other languages write them (`16#FF`, `0x1F`, `1_000`), in
+`lint_newcomers.py` code that runs but cannot mean what a newcomer meant (a
+collection update whose answer is dropped, `x[0]`), and in
+`lint_literals.py` literals that read differently from other languages:
 - statements after a `^`, which can never run (spec semantics §4.6);
 - a comparison of a variable or field whose value is dropped (`x = 2.`),
   where `:=` was meant;
@@ -37,7 +39,7 @@ from beamtalk_ws.syntax import ast, unparse
 from beamtalk_ws.syntax.ast import Span
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
-from . import lint_literals, lint_newcomers, lint_numbers, lint_scope, lint_values
+from . import lint_literals, lint_newcomers, lint_numbers, lint_scope
 
 #: binary operators compiled straight to Erlang (spec semantics §6): `a + b`
 #: is Erlang's `+` whatever `a` is, so a method of that name is reached
@@ -64,7 +66,6 @@ def warnings(items, source: str | None = None) -> list[Diagnostic]:
     lint_numbers.foreign_numbers(items, out)
     out += lint_newcomers.warnings(items, source)
     lint_literals.literal_warnings(items, out)
-    lint_values.warnings(items, out, source)
     for item in items:
         if isinstance(item, ast.ClassDef):
             _lost_field_change(item, out)
