@@ -227,3 +227,17 @@ async def test_store_rotated_log_and_dispatch_cache_are_private_under_umask_000(
         assert files_open_to_others(fresh_home) == {}
     finally:
         launcher.kill(ws)
+
+
+def test_a_history_file_left_readable_by_others_is_made_private(tmp_path):
+    """The history holds what was typed (a password bound at the prompt): a
+    history file an older version or a copy left 0644 stayed 0644; only a new
+    one was made 0600."""
+    from beamtalk_ws.repl.interactive import make_session
+
+    history = tmp_path / "history"
+    history.write_text("\n# 2026-01-01\n+secret := \"hunter2\"\n")
+    os.chmod(history, 0o644)
+    make_session(None, history)
+    assert stat.S_IMODE(history.stat().st_mode) == 0o600
+    assert "hunter2" in history.read_text()
