@@ -241,3 +241,25 @@ def test_a_history_file_left_readable_by_others_is_made_private(tmp_path):
     make_session(None, history)
     assert stat.S_IMODE(history.stat().st_mode) == 0o600
     assert "hunter2" in history.read_text()
+
+
+@pytest.mark.parametrize("where", ["missing/dir/creds", "."])
+def test_exporting_credentials_where_they_cannot_go_says_so_in_words(fresh_home, tmp_path, where):
+    """`export-credentials -o /nonexistent/dir/f` printed `internal error:
+    FileNotFoundError: ... '/nonexistent/dir/.f.x1y2.tmp'` (a temporary name of
+    ours); `-o DIR` an IsADirectoryError."""
+    from conftest import run_beamtalk
+
+    from beamtalk_ws.workspace import cookie, tlsfiles
+
+    ws = paths.resolve("t" + uuid.uuid4().hex[:8])
+    tlsfiles.configure(ws, tls=True, listen=None, port=None, running=False)
+    cookie.create(ws.cookie_file)
+    (tmp_path / "out").mkdir()
+    out = tmp_path / "out" / where
+    r = run_beamtalk(["workspace", "export-credentials", ws.id, "-o", str(out)],
+                     env={**os.environ, "BEAMTALK_HOME": str(fresh_home)})
+    assert r.returncode == 1, r.stderr
+    assert f"Cannot write the credentials to {out}" in r.stderr, r.stderr
+    assert "internal error" not in r.stderr and ".tmp" not in r.stderr and "Errno" not in r.stderr
+    assert list((tmp_path / "out").iterdir()) == []

@@ -249,7 +249,14 @@ def export(ws: WorkspacePaths, out: Path, address: str | None = None) -> Path:
             "cookie": cookies.read(ws.cookie_file).decode(), "ca": tls.ca_pem, "cert": tls.cert_pem,
             "key": tls.key_pem}
     out = Path(out)
-    _write_private(out, json.dumps(data, indent=1) + "\n")
+    if out.is_dir():
+        raise WorkspaceError(f"Cannot write the credentials to {out}: it is a directory; "
+                             f"give a file name (-o {out / ('beamtalk-' + ws.id + '.credentials')}).")
+    try:
+        _write_private(out, json.dumps(data, indent=1) + "\n")
+    except OSError as e:
+        raise WorkspaceError(f"Cannot write the credentials to {out}: "
+                             f"{e.strerror or e} (for {out.parent}).") from None
     return out
 
 
