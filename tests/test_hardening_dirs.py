@@ -128,8 +128,8 @@ def test_cache_files_are_private_under_umask_000(fresh_home, umask0):
 
 
 def test_workspace_files_are_private_under_umask_000(workspace, bt_home, fresh_home, umask0):
-    """node.log, node.info, start.lock and metadata.json came out 0666 (the store's
-    Mnesia files follow the node's umask inside their 0700 directory: README)."""
+    """node.log, node.info, start.lock and metadata.json came out 0666 (and the
+    store's Mnesia files: see the test of the store below)."""
     shutil.copytree(bt_home / "cache", fresh_home / "cache")
     for d in [fresh_home, *(p for p in fresh_home.rglob("*") if p.is_dir())]:
         os.chmod(d, 0o700)
@@ -140,7 +140,7 @@ def test_workspace_files_are_private_under_umask_000(workspace, bt_home, fresh_h
         launcher.start(ws, idle_timeout=None)
         wsdir = fresh_home / "workspaces" / ws.id
         assert {"node.log", "node.info", "start.lock"} <= {p.name for p in wsdir.iterdir()}
-        assert files_open_to_others(wsdir, skip=("store",)) == {}
+        assert files_open_to_others(wsdir) == {}
     finally:
         launcher.kill(ws)
 
