@@ -7,7 +7,8 @@
 %% Their directories are 0700, which already keeps other users out; this is
 %% the second fence, for the day a directory is copied or its mode changed.
 %% Files we write ourselves are made private as they are written; Mnesia
-%% makes new files as it dumps its log, so the store is swept at open and on
+%% makes new files as it dumps its log, so the store is swept at open, and
+%% the whole workspace directory (also what an older version left open) on
 %% every housekeeping tick of `beamtalk_log_rotate'.
 -module(beamtalk_file_modes).
 -export([private_file/1, private_tree/1]).

@@ -14,7 +14,8 @@
 %% the boot process that starts it); a check never raises, so the loop needs
 %% no supervisor.  The limits come from `BEAMTALK_LOG_MAX_BYTES' (10 MiB) and
 %% `BEAMTALK_LOG_KEEP' (3 old files).  Every copy is mode 0600, and each tick
-%% also keeps the store's files private (`beamtalk_file_modes').
+%% also keeps the files of the workspace's directory private
+%% (`beamtalk_file_modes').
 -module(beamtalk_log_rotate).
 -export([start/1, check/3, loop/4]).
 
@@ -46,9 +47,10 @@ check(Path, Max, Keep) ->
             true -> rotate(Path, Keep);
             false -> ok
         end,
-        %% the tick is also when the store's new Mnesia files are made
-        %% private (beamtalk_file_modes)
-        beamtalk_file_modes:private_tree(filename:join(filename:dirname(Path), "store"))
+        %% the tick is also when the files of the workspace's directory
+        %% (the store's new Mnesia files above all) are made private
+        %% (beamtalk_file_modes)
+        beamtalk_file_modes:private_tree(filename:dirname(Path))
     catch _:_ -> ok
     end.
 

@@ -207,6 +207,8 @@ async def test_store_rotated_log_and_dispatch_cache_are_private_under_umask_000(
     monkeypatch.setenv("BEAMTALK_LOG_MAX_BYTES", "1")
     monkeypatch.setenv("BEAMTALK_LOG_CHECK_MS", "100")
     ws = paths.resolve("u" + uuid.uuid4().hex[:8])
+    paths.private_dir(ws.dir)
+    (ws.dir / "history").write_text('+pw := "hunter2"\n')    # as an older version left it: 0666
     try:
         launcher.start(ws, idle_timeout=None)
         c, repl = await session(ws)
@@ -222,7 +224,7 @@ async def test_store_rotated_log_and_dispatch_cache_are_private_under_umask_000(
                 break
             await asyncio.sleep(0.1)
         await asyncio.sleep(0.5)            # a housekeeping tick after the writes
-        assert (wsdir / "node.log.1").exists()
+        assert (wsdir / "node.log.1").exists() and (wsdir / "history").exists()
         assert any(b"hunter2" in p.read_bytes() for p in (wsdir / "store").iterdir() if p.is_file())
         assert files_open_to_others(fresh_home) == {}
     finally:
