@@ -70,7 +70,10 @@ compiled(Entries) ->
                     Bin = compile_forms(Entries),
                     %% another node may write it too: whole files only
                     Tmp = File ++ "." ++ os:getpid(),
-                    _ = file:write_file(Tmp, Bin) =:= ok andalso file:rename(Tmp, File),
+                    %% private whatever the umask, as the rest of the cache
+                    _ = file:write_file(Tmp, Bin) =:= ok andalso
+                        beamtalk_file_modes:private_file(Tmp) =:= ok andalso
+                        file:rename(Tmp, File),
                     _ = file:delete(Tmp),
                     Bin
             end

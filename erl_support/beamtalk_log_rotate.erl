@@ -13,7 +13,9 @@
 %% in a registered process of its own (a `timer:apply_interval' would die with
 %% the boot process that starts it); a check never raises, so the loop needs
 %% no supervisor.  The limits come from `BEAMTALK_LOG_MAX_BYTES' (10 MiB) and
-%% `BEAMTALK_LOG_KEEP' (3 old files).
+%% `BEAMTALK_LOG_KEEP' (3 old files).  Every copy is mode 0600, and each tick
+%% also keeps the files of the workspace's directory private
+%% (`beamtalk_file_modes').
 -module(beamtalk_log_rotate).
 -export([start/1, check/3, loop/4]).
 
@@ -44,7 +46,11 @@ check(Path, Max, Keep) ->
         case filelib:file_size(Path) > Max of
             true -> rotate(Path, Keep);
             false -> ok
-        end
+        end,
+        %% the tick is also when the files of the workspace's directory
+        %% (the store's new Mnesia files above all) are made private
+        %% (beamtalk_file_modes)
+        beamtalk_file_modes:private_tree(filename:dirname(Path))
     catch _:_ -> ok
     end.
 
@@ -53,7 +59,11 @@ rotate(Path, Keep) ->
     lists:foreach(fun(N) -> _ = file:rename(old(Path, N), old(Path, N + 1)) end,
                   lists:seq(Keep - 1, 1, -1)),
     case file:copy(Path, old(Path, 1)) of
-        {ok, _} -> _ = file:write_file(Path, <<>>), ok;
+        {ok, _} ->
+            %% file:copy makes the copy with the umask's mode; the log
+            %% may quote what was typed
+            beamtalk_file_modes:private_file(old(Path, 1)),
+            _ = file:write_file(Path, <<>>), ok;
         {error, _} -> ok
     end.
 

@@ -234,6 +234,13 @@ do_open(StoreDir) ->
     Fresh = not filelib:is_file(filename:join(StoreDir, "schema.DAT")),
     Fresh andalso (ok = schema_created()),
     ok = mnesia:start(),
+    Opened = opened(Fresh, StoreDir),
+    %% Mnesia's files follow the node's umask: made 0600 now, and new ones
+    %% on every housekeeping tick (beamtalk_file_modes)
+    beamtalk_file_modes:private_tree(StoreDir),
+    Opened.
+
+opened(Fresh, StoreDir) ->
     case Fresh orelse not lists:member(bt_meta, mnesia:system_info(tables)) of
         true ->
             %% new, or a creation that was cut short (a node killed while

@@ -81,6 +81,21 @@ def test_tls_workspace_with_exported_credentials_and_refusals(tls_ws, tmp_path):
     assert "needs --credentials FILE" in r.stderr
     assert asyncio.run(_connect_without_client_certificate(data)) == "TLSRefused"
 
+    # credentials whose CA is not the node's: it is our side that refuses the
+    # node's certificate (it said "Node ... refused the TLS connection")
+    from beamtalk_ws.workspace import cookie, paths
+
+    other = paths.resolve("other" + uuid.uuid4().hex[:6])
+    tlsfiles.configure(other, tls=True, listen=None, port=None, running=False)
+    cookie.create(other.cookie_file)
+    stale = tmp_path / "stale-creds"
+    stale.write_text(json.dumps({**data, "ca": tlsfiles.client(other).ca_pem}))
+    os.chmod(stale, 0o600)
+    r = run_beamtalk(["repl", "--credentials", str(stale)], input="1\n")
+    assert r.returncode == 1
+    assert f"The certificate of node {ws.node_name} is not signed by the CA in {stale}" in r.stderr, r.stderr
+    assert "refused the TLS connection" not in r.stderr and data["cookie"] not in r.stderr
+
     os.chmod(creds, 0o644)
     r = run_beamtalk(["repl", "--credentials", str(creds)], input="1\n")
     assert r.returncode == 1 and "Refusing to use credentials file" in r.stderr

@@ -70,3 +70,18 @@ def test_flush_file_is_atomic_and_checks_the_hash(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["stack.bt"]
     with pytest.raises(wb.WritebackError, match="changed on disk"):
         wb.flush_file(f, [c], "src/stack.bt")   # the base hash is the old file's
+
+
+@pytest.mark.parametrize("umask, mode", [(0o077, 0o600), (0o022, 0o644), (0o002, 0o664)])
+def test_a_new_file_follows_the_umask_like_an_editor(tmp_path, umask, mode):
+    """A new `src/` file was 0644 whatever the umask: a user who keeps files
+    private (umask 077) got world-readable source from a flush."""
+    import os
+    import stat
+
+    old = os.umask(umask)
+    try:
+        wb.write_atomic(tmp_path / "new.bt", b"Object subclass: A\n")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new.bt").stat().st_mode) == mode

@@ -235,6 +235,22 @@ def apply_changes(text: str | None, changes: list[Change], filename: str) -> str
 
 # ---------------------------------------------------------------- files
 
+def _umask() -> int:
+    """This process's umask, read without changing it (`os.umask` sets it,
+    for every thread): a new source file gets the mode the user's umask asks
+    for, as from an editor, rather than a fixed 0644."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -245,7 +261,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         if path.exists():
             os.chmod(tmp, path.stat().st_mode & 0o7777)
         else:
-            os.chmod(tmp, 0o644)
+            os.chmod(tmp, 0o666 & ~_umask())    # as an editor would make it
         os.replace(tmp, path)
     except BaseException:
         try:

@@ -99,10 +99,14 @@ def _wrap_validation_message(session) -> None:
 
 
 def _private_file(path):
-    """The history holds what was typed: readable by its owner only."""
+    """The history holds what was typed: readable by its owner only (also a
+    history file an older version or a copy left open to others)."""
     try:
         fd = os.open(path, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600)
-        os.close(fd)
+        try:
+            os.fchmod(fd, 0o600)
+        finally:
+            os.close(fd)
     except OSError:
         pass
     return path

@@ -154,6 +154,12 @@ async def connect_node(target: Target, timeout: float = 10.0) -> Node:
         raise WorkspaceError(f"Node {target.node} refused the cookie in {target.cookie_file}: "
                              f"it is not that node's cookie.") from None
     except dist_errors.TLSRefused as e:
+        if "CERTIFICATE_VERIFY_FAILED" in str(e):     # our side refused the node's certificate
+            raise WorkspaceError(
+                f"The certificate of node {target.node} is not signed by the CA in {target.cookie_file} "
+                f"(or does not name {target.node.split('@', 1)[-1]}), so we did not connect: the file was "
+                f"exported for another workspace, or the workspace has made new certificates since. "
+                f"Export the credentials again (`beamtalk workspace export-credentials`).") from None
         raise WorkspaceError(f"Node {target.node} refused the TLS connection: {e}. Its certificates "
                              f"are not the ones in {target.cookie_file}.") from None
     except dist_errors.DistError as e:

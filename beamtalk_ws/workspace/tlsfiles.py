@@ -19,11 +19,13 @@ address and port, so a client on another host never needs epmd.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import ipaddress
 import json
 import os
 import socket
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,7 +33,7 @@ from beamtalk_ws.dist.tls import ClientTLS
 
 from . import cookie as cookies
 from .errors import WorkspaceError
-from .paths import WorkspacePaths
+from .paths import WorkspacePaths, private_dir
 
 FORMAT = "beamtalk-credentials/1"
 VALID_DAYS = 825
@@ -89,15 +91,22 @@ def _free_port(address: str) -> int:
 
 
 def _write_private(path: Path, data: bytes | str) -> None:
+    """Write `path` whole, mode 0600.  The temporary file is a new one of a
+    fresh name (`mkstemp`: O_EXCL, 0600): a fixed `FILE.tmp` that already
+    existed (readable by others, or somebody else's) kept its mode, and the
+    cookie and key landed in it."""
     if isinstance(data, str):
         data = data.encode()
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
     try:
-        os.write(fd, data)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o600)
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def _names(extra: str | None) -> tuple[list[str], list[str]]:
@@ -110,9 +119,7 @@ def _names(extra: str | None) -> tuple[list[str], list[str]]:
 def create(ws: WorkspacePaths, listen: Listener | None, port: int | None = None) -> Listener:
     """Make the CA, the certificates and the node's TLS options (once per workspace);
     a new `listen` or `port` replaces the listener."""
-    d = tls_dir(ws)
-    d.mkdir(parents=True, exist_ok=True)
-    os.chmod(d, 0o700)
+    d = private_dir(tls_dir(ws))     # and every directory above it, 0700 whatever the umask
     current = listener(ws)
     if listen is not None or port is not None or not (d / "listen.json").exists():
         address = listen.address if listen is not None else current.address
@@ -242,9 +249,14 @@ def export(ws: WorkspacePaths, out: Path, address: str | None = None) -> Path:
             "cookie": cookies.read(ws.cookie_file).decode(), "ca": tls.ca_pem, "cert": tls.cert_pem,
             "key": tls.key_pem}
     out = Path(out)
-    if out.exists():
-        os.chmod(out, 0o600)
-    _write_private(out, json.dumps(data, indent=1) + "\n")
+    if out.is_dir():
+        raise WorkspaceError(f"Cannot write the credentials to {out}: it is a directory; "
+                             f"give a file name (-o {out / ('beamtalk-' + ws.id + '.credentials')}).")
+    try:
+        _write_private(out, json.dumps(data, indent=1) + "\n")
+    except OSError as e:
+        raise WorkspaceError(f"Cannot write the credentials to {out}: "
+                             f"{e.strerror or e} (for {out.parent}).") from None
     return out
 
 
