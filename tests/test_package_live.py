@@ -96,7 +96,8 @@ def test_bad_manifest_is_reported_with_its_location(bt_home, tmp_path):
     (root / "beamtalk.toml").write_text('[package]\nname = "odd_app"\nversion = "one"\n')
     r = run_beamtalk(["build"], cwd=root)
     assert r.returncode == 1
-    assert r.stderr.startswith(f"Error: {root.resolve() / 'beamtalk.toml'}:3:11: version 'one' is not a semantic version")
+    # named as typed from the current directory, as src/ files are
+    assert r.stderr.startswith("Error: beamtalk.toml:3:11: version 'one' is not a semantic version")
 
 
 def test_outside_a_package(bt_home, tmp_path):
