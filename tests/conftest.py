@@ -89,6 +89,18 @@ async def repl(client):
     return Repl(client)
 
 
+@pytest.fixture
+def jc(workspace):
+    """A `beamtalk repl --json` process on a fresh session of the shared workspace."""
+    from json_client import JsonClient
+
+    c = JsonClient(workspace.id, session="j" + uuid.uuid4().hex[:8])
+    try:
+        yield c
+    finally:
+        c.close()
+
+
 def beamtalk_cmd() -> list[str]:
     exe = Path(sys.executable).with_name("beamtalk")
     if exe.exists():

@@ -22,15 +22,6 @@ from hypothesis import strategies as st
 from json_client import JsonClient
 
 
-@pytest.fixture
-def jc(workspace):
-    c = JsonClient(workspace.id, session="j" + uuid.uuid4().hex[:8])
-    try:
-        yield c
-    finally:
-        c.close()
-
-
 def alive(c: JsonClient, rid=99):
     assert c.ask({"id": rid, "op": "eval", "code": "3 + 4"}) == {"id": rid, "value": "7"}
 

@@ -9,10 +9,8 @@ import asyncio
 import textwrap
 import uuid
 
-import pytest
 
 from conftest import run_beamtalk
-from json_client import JsonClient
 
 
 def answering(*lines):
@@ -111,15 +109,6 @@ def test_piped_input_answers_from_the_next_lines(workspace):
     # starts on a line of its own
     assert out.stdout.splitlines() == ['Name? ', '"Bob', '"', 'Number: ', '{#ok, #(41)}', '42',
                                        'More? ', '#eof'], out.stdout
-
-
-@pytest.fixture
-def jc(workspace):
-    c = JsonClient(workspace.id, session="j" + uuid.uuid4().hex[:8])
-    try:
-        yield c
-    finally:
-        c.close()
 
 
 def test_json_need_input_and_stdin(jc):
