@@ -9,7 +9,6 @@ import asyncio
 import textwrap
 import uuid
 
-
 from conftest import run_beamtalk
 
 
@@ -134,3 +133,12 @@ def test_json_need_input_and_stdin(jc):
     # the read's own monitor of the I/O server is not reported as lost
     assert "monitor" not in replies[7].get("notice", ""), replies[7]
     assert jc.ask({"id": 9, "op": "eval", "code": "n"}) == {"id": 9, "value": '"Ann\n"'}
+
+
+async def test_an_actor_serving_the_input_reads_from_its_caller(repl):
+    # the actor's group leader passes I/O to the evaluation waiting on it
+    repl.client.on_input = answering("yes\n")
+    assert (await repl.evaluate("Actor subclass: StdinAsker\n  ask: q => Erlang io get_line: q")).ok
+    out = await repl.evaluate('(StdinAsker spawn) ask: "Sure? "')
+    assert (out.ok, out.text) == (True, '"yes\n"'), out.text
+    assert repl.client.on_input.asked == ["Sure? "]
