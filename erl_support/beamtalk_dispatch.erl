@@ -29,6 +29,15 @@ send(#{'$beamtalk_class' := 'ErlangModule', module := M} = R, Sel, Args) when is
     end;
 send(#{'$beamtalk_class' := C} = R, Sel, Args) ->
     d(C, Sel, R, Args);
+%% A block called with as many arguments as it takes: `value`, `value:`, ...
+%% are intrinsics of the sealed Block class (stdlib §5), so a fun of the right
+%% arity is called here without the class-table lookup (an `aBlock value: x`
+%% in Interval>>do: or a user's loop paid a send per element).  Every other
+%% case (a wrong arity, a non-block) takes the send and its error as before.
+send(F, 'value:', [A]) when is_function(F, 1) -> F(A);
+send(F, value, []) when is_function(F, 0) -> F();
+send(F, 'value:value:', [A, B]) when is_function(F, 2) -> F(A, B);
+send(F, 'value:value:value:', [A, B, C]) when is_function(F, 3) -> F(A, B, C);
 send(R, Sel, Args) ->
     beamtalk_send:send(R, Sel, Args).
 
@@ -43,6 +52,10 @@ send(#{'$beamtalk_class' := 'ErlangModule', module := M}, _Sel, Args, F) when is
     end;
 send(#{'$beamtalk_class' := C} = R, Sel, Args, _F) ->
     d(C, Sel, R, Args);
+send(F, 'value:', [A], _F) when is_function(F, 1) -> F(A);
+send(F, value, [], _F) when is_function(F, 0) -> F();
+send(F, 'value:value:', [A, B], _F) when is_function(F, 2) -> F(A, B);
+send(F, 'value:value:value:', [A, B, C], _F) when is_function(F, 3) -> F(A, B, C);
 send(R, Sel, Args, _F) ->
     beamtalk_send:send(R, Sel, Args).
 

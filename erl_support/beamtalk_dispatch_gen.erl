@@ -112,6 +112,10 @@ send(#{'$beamtalk_class' := 'ErlangModule', module := M} = R, Sel, Args) when is
     end;
 send(#{'$beamtalk_class' := C} = R, Sel, Args) ->
     d(C, Sel, R, Args);
+send(F, 'value:', [A]) when is_function(F, 1) -> F(A);
+send(F, value, []) when is_function(F, 0) -> F();
+send(F, 'value:value:', [A, B]) when is_function(F, 2) -> F(A, B);
+send(F, 'value:value:value:', [A, B, C]) when is_function(F, 3) -> F(A, B, C);
 send(R, Sel, Args) ->
     beamtalk_send:send(R, Sel, Args).
 ").
@@ -122,6 +126,10 @@ send(#{'$beamtalk_class' := 'ErlangModule', module := M}, _Sel, Args, F) when is
     end;
 send(#{'$beamtalk_class' := C} = R, Sel, Args, _F) ->
     d(C, Sel, R, Args);
+send(F, 'value:', [A], _F) when is_function(F, 1) -> F(A);
+send(F, value, [], _F) when is_function(F, 0) -> F();
+send(F, 'value:value:', [A, B], _F) when is_function(F, 2) -> F(A, B);
+send(F, 'value:value:value:', [A, B, C], _F) when is_function(F, 3) -> F(A, B, C);
 send(R, Sel, Args, _F) ->
     beamtalk_send:send(R, Sel, Args).
 ").

@@ -147,3 +147,39 @@ async def test_protected_class_info_is_asked_once_per_connection(repl):
         assert asked.count(Atom("class_info")) == 2
     finally:
         client.call = real_call
+
+
+SENDS_DURING = (
+    "Erlang erlang trace_pattern: mfa with: true with: #(#call_count). "
+    "Erlang erlang trace: Erlang erlang self with: true with: #(#call). "
+    "1 to: 100 do: [:i | {body}]. "
+    "Erlang erlang trace: Erlang erlang self with: false with: #(#call). "
+    "r := Erlang erlang trace_info: mfa with: #call_count. "
+    "Erlang erlang trace_pattern: mfa with: false with: #(#call_count). r"
+)
+
+
+async def test_calling_a_block_in_a_variable_takes_no_class_table_send(repl):
+    """`aBlock value: x` (Interval>>do:, every loop that is handed a block)
+    calls the fun straight from the send entry; only other selectors reach
+    beamtalk_send's table lookup (counted with call_count tracing)."""
+    assert (await repl.evaluate(
+        "b0 := [7]. b1 := [:x | x + 1]. b2 := [:x :y | x + y]. b3 := [:x :y :z | x + y + z]. "
+        "mfa := Tuple withAll: #(#beamtalk_send, #send, 3). 1")).ok
+    calls = "b0 value. b1 value: i. b2 value: i value: 1. b3 value: i value: 1 value: 2"
+    assert (await repl.evaluate(SENDS_DURING.format(body=calls))).text == "{#call_count, 0}"
+    # the counter does count: a selector that is not a call of the block
+    assert (await repl.evaluate(SENDS_DURING.format(body="b1 arity"))).text == "{#call_count, 100}"
+
+
+async def test_block_calls_through_the_fast_path_answer_and_fail_as_before(repl):
+    assert (await repl.evaluate("b := [:x | x * 2]. b value: 21")).text == "42"
+    out = await repl.evaluate("b value: 1 value: 2")
+    assert not out.ok
+    assert "Wrong number of arguments: block expects 1 but was called with 2" in out.text
+    out = await repl.evaluate("b value")
+    assert "Wrong number of arguments: block expects 1 but was called with 0" in out.text
+    assert (await repl.evaluate("t := 0. (1 to: 10) do: [:i | t := t + i]. t")).text == "55"
+    assert (await repl.evaluate("s := 0. blk := [:i | s := s + i]. #(1, 2, 3) do: blk. s")).text == "6"
+    out = await repl.evaluate("n := nil. n value: 3")
+    assert not out.ok and "does not understand 'value:'" in out.text
