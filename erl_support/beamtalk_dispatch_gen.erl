@@ -112,6 +112,10 @@ send(#{'$beamtalk_class' := 'ErlangModule', module := M} = R, Sel, Args) when is
     end;
 send(#{'$beamtalk_class' := C} = R, Sel, Args) ->
     d(C, Sel, R, Args);
+send(M, 'at:', [K]) when is_map(M) -> beamtalk_prim_dictionary:'at:'(M, K);
+send(M, 'at:ifAbsent:', [K, B]) when is_map(M) -> beamtalk_prim_dictionary:'at:ifAbsent:'(M, K, B);
+send(M, 'at:put:', [K, V]) when is_map(M) -> beamtalk_prim_dictionary:'at:put:'(M, K, V);
+send(M, 'includesKey:', [K]) when is_map(M) -> beamtalk_prim_dictionary:'includesKey:'(M, K);
 send(F, 'value:', [A]) when is_function(F, 1) -> F(A);
 send(F, value, []) when is_function(F, 0) -> F();
 send(F, 'value:value:', [A, B]) when is_function(F, 2) -> F(A, B);
@@ -126,6 +130,10 @@ send(#{'$beamtalk_class' := 'ErlangModule', module := M}, _Sel, Args, F) when is
     end;
 send(#{'$beamtalk_class' := C} = R, Sel, Args, _F) ->
     d(C, Sel, R, Args);
+send(M, 'at:', [K], _F) when is_map(M) -> beamtalk_prim_dictionary:'at:'(M, K);
+send(M, 'at:ifAbsent:', [K, B], _F) when is_map(M) -> beamtalk_prim_dictionary:'at:ifAbsent:'(M, K, B);
+send(M, 'at:put:', [K, V], _F) when is_map(M) -> beamtalk_prim_dictionary:'at:put:'(M, K, V);
+send(M, 'includesKey:', [K], _F) when is_map(M) -> beamtalk_prim_dictionary:'includesKey:'(M, K);
 send(F, 'value:', [A], _F) when is_function(F, 1) -> F(A);
 send(F, value, [], _F) when is_function(F, 0) -> F();
 send(F, 'value:value:', [A, B], _F) when is_function(F, 2) -> F(A, B);

@@ -183,3 +183,20 @@ async def test_block_calls_through_the_fast_path_answer_and_fail_as_before(repl)
     assert (await repl.evaluate("s := 0. blk := [:i | s := s + i]. #(1, 2, 3) do: blk. s")).text == "6"
     out = await repl.evaluate("n := nil. n value: 3")
     assert not out.ok and "does not understand 'value:'" in out.text
+
+
+async def test_dictionary_accessors_take_no_class_table_send(repl):
+    """`d at: k` and friends on a Dictionary (sorting records by a key, word
+    counts) call the primitive from the send entry, answering and failing as
+    the method does."""
+    assert (await repl.evaluate(
+        "d := #{#a => 1}. mfa := Tuple withAll: #(#beamtalk_send, #send, 3). 1")).ok
+    calls = "d at: #a. d at: #b ifAbsent: [0]. d at: #b put: i. d includesKey: #a"
+    assert (await repl.evaluate(SENDS_DURING.format(body=calls))).text == "{#call_count, 0}"
+    assert (await repl.evaluate(SENDS_DURING.format(body="d keys"))).text == "{#call_count, 100}"
+    assert (await repl.evaluate("d at: #b put: 2")).text == "#{#a => 1, #b => 2}"
+    assert (await repl.evaluate("(d at: #a) + (d at: #z ifAbsent: [41])")).text == "42"
+    assert (await repl.evaluate("(d includesKey: #a) -> (d includesKey: #q)")).text == "true -> false"
+    out = await repl.evaluate("d at: #zz")
+    assert not out.ok and "Key not found: #zz" in out.text
+    assert (await repl.evaluate("d")).text == "#{#a => 1}"
