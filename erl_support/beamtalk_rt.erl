@@ -75,6 +75,18 @@ article(Class) ->
 %% run over this list, so assignments in their block are threaded for every
 %% kind of collection (lists directly, anything else through its own `do:`).
 elements(L) when is_list(L) -> L;
+%% An Interval of integers and a Set know their elements: gathering them
+%% through their `do:` cost a process-dictionary get and put per element
+%% (most of the time of `(1 to: n) do: [...]`).  Same elements, same order
+%% as Interval>>do: (`start to: stop by: step do:`) and Set>>do:.
+elements(#{'$beamtalk_class' := 'Interval', start := S, stop := E, step := St})
+  when is_integer(S), is_integer(E), is_integer(St), St =/= 0 ->
+    if
+        St > 0, E >= S -> lists:seq(S, E, St);
+        St < 0, E =< S -> lists:seq(S, E, St);
+        true -> []
+    end;
+elements(#{'$beamtalk_class' := 'Set', elements := L}) when is_list(L) -> L;
 elements(C) ->
     Key = {beamtalk_elements, make_ref()},
     put(Key, []),

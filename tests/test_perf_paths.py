@@ -200,3 +200,24 @@ async def test_dictionary_accessors_take_no_class_table_send(repl):
     out = await repl.evaluate("d at: #zz")
     assert not out.ok and "Key not found: #zz" in out.text
     assert (await repl.evaluate("d")).text == "#{#a => 1}"
+
+
+async def test_inlined_do_over_an_interval_or_a_set_builds_no_list_in_the_process_dictionary(repl):
+    """`(1 to: n) do: [:i | t := t + i]` is an inlined loop over the elements
+    `do:` would visit; for an Interval and a Set they are computed, not
+    gathered one `put` per element through the collection's own `do:`."""
+    assert (await repl.evaluate(
+        "iv := 1 to: 100. st := Set withAll: #(3, 1, 2). mfa := Tuple withAll: #(#beamtalk_rt, #elements, 1). 1")).ok
+    sends = SENDS_DURING.replace("1 to: 100 do: [:i | {body}]", "{body}")
+    for body in ("t := 0. iv do: [:i | t := t + i]", "t := 0. st do: [:i | t := t + i]"):
+        counted = sends.replace("mfa with: true", "put with: true").replace(
+            "trace_info: mfa", "trace_info: put").replace("mfa with: false", "put with: false")
+        text = (await repl.evaluate("put := Tuple withAll: #(#erlang, #put, 2). " + counted.format(body=body))).text
+        assert text == "{#call_count, 0}", (body, text)
+    # the same elements, in the same order, as the collection's own do:
+    cases = {"1 to: 10": "55", "10 to: 1 by: -3": "22", "5 to: 1": "0", "1 to: 0 by: -1": "1",
+             "1 to: 2 by: 0.5": "4.5", "-3 to: 3 by: 2": "0"}
+    for iv, total in cases.items():
+        assert (await repl.evaluate(f"t := 0. ({iv}) do: [:i | t := t + i]. t")).text == total, iv
+    assert (await repl.evaluate("seen := #(). (10 to: 1 by: -4) do: [:i | seen := seen add: i]. seen")).text == "#(10, 6, 2)"
+    assert (await repl.evaluate("seen := #(). (Set withAll: #(3, 1, 2)) do: [:i | seen := seen add: i]. seen")).text == "#(1, 2, 3)"
