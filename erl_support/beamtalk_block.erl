@@ -7,7 +7,8 @@
 -module(beamtalk_block).
 
 -export([value/2, arity/1, while_true/2, while_false/2, repeat/1,
-         times_repeat/2, times_count/1, loop_bounds/4, to_do/3, to_by_do/4, value_selector/1, cull/2, test/4]).
+         times_repeat/2, times_count/1, loop_bounds/4, to_do/3, to_by_do/4, value_selector/1, cull/2, test/4,
+         not_boolean/4]).
 
 %% @doc `aBlock value: a value: b`, with the arity checked (arity_mismatch:
 %% "Wrong number of arguments: block expects 2 but was called with 1").
@@ -36,15 +37,20 @@ test(B, Args, Class, Sel) ->
     case value(B, Args) of
         true -> true;
         false -> false;
-        Other ->
-            For = lists:join(" and ", [beamtalk_print:print_string(A) || A <- Args]),
-            beamtalk_exception:raise(
-              type_error, Class, Sel,
-              iolist_to_binary(["Type error in '", atom_to_binary(Sel, utf8), "' on ",
-                                atom_to_binary(Class, utf8)]),
-              iolist_to_binary(["the block must answer true or false; for ", For,
-                                " it answered ", beamtalk_rt:arg_text(Other)]))
+        Other -> not_boolean(Other, Args, Class, Sel)
     end.
+
+%% @doc The type error of a filter block that answered Other for Args (test/4;
+%% callers that call a fun of known arity themselves, as List>>sort: does per
+%% comparison, report through this so the text stays one).
+not_boolean(Other, Args, Class, Sel) ->
+    For = lists:join(" and ", [beamtalk_print:print_string(A) || A <- Args]),
+    beamtalk_exception:raise(
+      type_error, Class, Sel,
+      iolist_to_binary(["Type error in '", atom_to_binary(Sel, utf8), "' on ",
+                        atom_to_binary(Class, utf8)]),
+      iolist_to_binary(["the block must answer true or false; for ", For,
+                        " it answered ", beamtalk_rt:arg_text(Other)])).
 
 arity_error(Expected, Got) ->
     beamtalk_exception:raise(

@@ -221,3 +221,19 @@ async def test_inlined_do_over_an_interval_or_a_set_builds_no_list_in_the_proces
         assert (await repl.evaluate(f"t := 0. ({iv}) do: [:i | t := t + i]. t")).text == total, iv
     assert (await repl.evaluate("seen := #(). (10 to: 1 by: -4) do: [:i | seen := seen add: i]. seen")).text == "#(10, 6, 2)"
     assert (await repl.evaluate("seen := #(). (Set withAll: #(3, 1, 2)) do: [:i | seen := seen add: i]. seen")).text == "#(1, 2, 3)"
+
+
+async def test_sort_with_a_block_calls_it_directly_and_reports_as_before(repl):
+    assert (await repl.evaluate("#(3, 1, 2) sort: [:a :b | a >= b]")).text == "#(3, 2, 1)"
+    # stable for `<` and `<=` alike
+    recs = "rs := #(#{#k => 1, #n => 1}, #{#k => 0, #n => 2}, #{#k => 1, #n => 3}, #{#k => 0, #n => 4}). 1"
+    assert (await repl.evaluate(recs)).ok
+    for op in ("<", "<="):
+        out = await repl.evaluate(f"(rs sort: [:a :b | (a at: #k) {op} (b at: #k)]) collect: [:r | r at: #n]")
+        assert out.text == "#(2, 4, 1, 3)", op
+    out = await repl.evaluate("#(3, 1, 2) sort: [:a :b | nil]")
+    assert not out.ok
+    assert "Type error in 'sort:' on List" in out.text
+    assert "the block must answer true or false; for " in out.text and "it answered nil" in out.text
+    out = await repl.evaluate("#(3, 1, 2) sort: [:a | true]")
+    assert not out.ok and "Wrong number of arguments: block expects 1 but was called with 2" in out.text
