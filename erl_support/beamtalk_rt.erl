@@ -87,7 +87,14 @@ elements(#{'$beamtalk_class' := 'Interval', start := S, stop := E, step := St})
         true -> []
     end;
 elements(#{'$beamtalk_class' := 'Set', elements := L}) when is_list(L) -> L;
-elements(C) ->
+elements(#{'$beamtalk_class' := 'Array'} = A) -> beamtalk_prim_array:'asList'(A);
+elements(#{'$beamtalk_class' := _} = C) -> elements_by_do(C);
+elements(M) when is_map(M) -> beamtalk_prim_dictionary:'values'(M);
+elements(S) when is_binary(S) -> beamtalk_prim_string:'asList'(S);
+elements(C) -> elements_by_do(C).
+
+%% Any other collection (a user's, a Stream...): what its own `do:` visits.
+elements_by_do(C) ->
     Key = {beamtalk_elements, make_ref()},
     put(Key, []),
     try

@@ -209,7 +209,10 @@ async def test_inlined_do_over_an_interval_or_a_set_builds_no_list_in_the_proces
     assert (await repl.evaluate(
         "iv := 1 to: 100. st := Set withAll: #(3, 1, 2). mfa := Tuple withAll: #(#beamtalk_rt, #elements, 1). 1")).ok
     sends = SENDS_DURING.replace("1 to: 100 do: [:i | {body}]", "{body}")
-    for body in ("t := 0. iv do: [:i | t := t + i]", "t := 0. st do: [:i | t := t + i]"):
+    assert (await repl.evaluate("ar := Array withAll: #(1, 2). dc := #{#b => 2, #a => 1}. str := \"ab\". 1")).ok
+    for body in ("t := 0. iv do: [:i | t := t + i]", "t := 0. st do: [:i | t := t + i]",
+                 "t := 0. ar do: [:i | t := t + i]", "t := 0. dc do: [:i | t := t + i]",
+                 "t := \"\". str do: [:c | t := t ++ c]"):
         counted = sends.replace("mfa with: true", "put with: true").replace(
             "trace_info: mfa", "trace_info: put").replace("mfa with: false", "put with: false")
         text = (await repl.evaluate("put := Tuple withAll: #(#erlang, #put, 2). " + counted.format(body=body))).text
@@ -221,6 +224,12 @@ async def test_inlined_do_over_an_interval_or_a_set_builds_no_list_in_the_proces
         assert (await repl.evaluate(f"t := 0. ({iv}) do: [:i | t := t + i]. t")).text == total, iv
     assert (await repl.evaluate("seen := #(). (10 to: 1 by: -4) do: [:i | seen := seen add: i]. seen")).text == "#(10, 6, 2)"
     assert (await repl.evaluate("seen := #(). (Set withAll: #(3, 1, 2)) do: [:i | seen := seen add: i]. seen")).text == "#(1, 2, 3)"
+    for coll, seen in (("Array withAll: #(3, 1, 2)", "#(3, 1, 2)"), ("#{#b => 2, #a => 1, #c => 0}", "#(1, 2, 0)"),
+                       ("\"héllo\"", '#("h", "é", "l", "l", "o")'), ("#{}", "#()"), ("\"\"", "#()")):
+        out = await repl.evaluate(f"seen := #(). ({coll}) do: [:x | seen := seen add: x]. seen")
+        assert out.text == seen, coll
+    out = await repl.evaluate("t := 0. 42 do: [:x | t := t + x]")
+    assert not out.ok and "does not understand 'do:'" in out.text
 
 
 async def test_sort_with_a_block_calls_it_directly_and_reports_as_before(repl):
