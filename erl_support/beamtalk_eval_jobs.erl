@@ -178,7 +178,9 @@ run(Mod, Bindings) ->
     try Mod:eval(Bindings) of
         {Value, NewBindings} ->
             try beamtalk_result_text:text(Value) of
-                Text -> {ok, Text, NewBindings}
+                %% `_` is the last value, as in IEx (`v()`), ptpython and
+                %% the Erlang shell's `v(-1)`; hidden from `:bindings`
+                Text -> {ok, Text, maps:put('_', Value, NewBindings)}
             catch C2:R2:S2 -> runtime_error(C2, R2, S2)
             end
     catch

@@ -418,12 +418,22 @@ class WorkspaceClient:
     async def bindings(self) -> list[tuple[str, str]]:
         reply = await self.call((Atom("bindings"), self.session.encode()))
         pairs = [(str(k), _text(v)) for k, v in reply[1]]
-        self.info["bindings"] = [Atom(k) for k, _ in pairs]
+        # `_` (the last value) is bound but not listed: keep it known
+        last = [b for b in self.info.get("bindings", []) if str(b) == "_"]
+        self.info["bindings"] = [Atom(k) for k, _ in pairs] + last
         return pairs
 
     async def clear(self) -> None:
         await self.call((Atom("clear"), self.session.encode()))
         self.info["bindings"] = []
+
+    async def forget(self, name: str) -> bool:
+        """Drop one binding of this session; False when it was not bound."""
+        reply = await self.call((Atom("forget"), self.session.encode(), Atom(name)))
+        if reply == Atom("ok"):
+            self.info["bindings"] = [b for b in self.info.get("bindings", []) if str(b) != name]
+            return True
+        return False
 
     async def sessions(self) -> list[str]:
         reply = await self.call(Atom("sessions"))
