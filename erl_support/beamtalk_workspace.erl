@@ -177,7 +177,8 @@ handle_call({forget, SessionName, Name}, _From, St) ->
     case S#session.bindings of
         #{Name := _} = B0 ->
             B = maps:remove(Name, B0),
-            beamtalk_store:evaluation_done(SessionName, beamtalk_bindings_delta:diff(S#session.stored, B)),
+            beamtalk_store:evaluation_done(SessionName, beamtalk_bindings_delta:diff(durable(S#session.stored),
+                                                                                     durable(B))),
             {reply, ok, put_session(S#session{bindings = B, stored = B}, St1)};
         _ ->
             {reply, unbound, St1}
@@ -517,6 +518,11 @@ complete(S, {tests, Results}, St) ->
 finish(S, Outcome, St) ->
     finish(S, Outcome, none, St).
 
+%% What the store keeps of a session's bindings: not `_`, the last value
+%% (like a shell's, it does not outlive the node, and a restore does not
+%% count it as one of the user's bindings).
+durable(Bindings) -> maps:remove('_', Bindings).
+
 finish(#session{running = #run{ref = Ref, mon = Mon, from = {_, Tag}, timer = Timer,
                                client_mon = ClientMon}} = S,
        Outcome, Keep, St) ->
@@ -526,7 +532,8 @@ finish(#session{running = #run{ref = Ref, mon = Mon, from = {_, Tag}, timer = Ti
     flush_done(Ref),
     %% Durable before the user sees the reply (beamtalk_store).
     beamtalk_store:evaluation_done(S#session.name,
-                                   beamtalk_bindings_delta:diff(S#session.stored, S#session.bindings)),
+                                   beamtalk_bindings_delta:diff(durable(S#session.stored),
+                                                                durable(S#session.bindings))),
     Names = lists:sort(maps:keys(S#session.bindings)),
     Reply0 = case Outcome of
                  {ok, Text} -> {ok, Text, Names};

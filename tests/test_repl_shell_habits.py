@@ -73,7 +73,8 @@ async def test_actors_lists_live_actors(repl):
     await repl.evaluate("Actor subclass: HabitCtr\n  state: n = 0\n  bump => self.n := self.n + 1")
     await repl.evaluate("hc := HabitCtr spawn")
     out = await repl.evaluate(":actors")
-    assert out.ok and "  a HabitCtr" in out.text.splitlines()
+    pid = (await repl.evaluate("hc pid")).text
+    assert out.ok and f"  a HabitCtr  {pid}" in out.text.splitlines(), out.text
     await repl.evaluate("hc stop")
     out = await repl.evaluate(":actors")
     assert "a HabitCtr" not in out.text
@@ -137,3 +138,50 @@ async def test_code_that_runs_gets_no_habit_hint(repl):
     """`i x` is a habit only when it fails: with `i` bound it is a send."""
     await repl.evaluate("i := -5")
     assert (await repl.evaluate("i abs")).text == "5"
+
+
+async def test_actors_lists_an_actor_that_cannot_answer(repl):
+    """An actor whose class was redefined as a Value class cannot print
+    itself: `:actors` still lists it (and every other one)."""
+    await repl.evaluate("Actor subclass: HabitGone\n  state: n = 0\n  n => self.n")
+    await repl.evaluate("hg := HabitGone spawn")
+    await repl.evaluate("Value subclass: HabitGone\n  state: n = 0")
+    await repl.evaluate("Actor subclass: HabitLive\n  state: n = 0\n  n => self.n")
+    await repl.evaluate("hl := HabitLive spawn")
+    out = await repl.evaluate(":actors")
+    assert out.ok, out.text
+    lines = out.text.splitlines()
+    assert any(line.startswith("  a HabitLive  #Pid<") for line in lines), lines
+    assert any(line.startswith("  an actor that cannot answer: ") for line in lines), lines
+    await repl.evaluate("hl stop")
+
+
+async def test_underscore_is_not_stored(own_ws):
+    """The durable store keeps the user's bindings, not the last value: a
+    restore counts only those (a shell's `_` does not outlive it either)."""
+    from beamtalk_ws.repl.core import Repl
+    from beamtalk_ws.workspace import launcher
+    from beamtalk_ws.workspace.client import WorkspaceClient
+
+    launcher.start(own_ws, idle_timeout=None)
+    c = await WorkspaceClient.connect(own_ws, session="u")
+    try:
+        repl = Repl(c)
+        assert (await repl.evaluate("keep := 6")).text == "6"
+        assert (await repl.evaluate("_ * 7")).text == "42"
+    finally:
+        await c.close()
+    from conftest import run_beamtalk
+
+    r = run_beamtalk(["workspace", "stop", own_ws.id])
+    assert r.returncode == 0, r.stderr
+    info, started = launcher.start(own_ws, idle_timeout=None)
+    assert started and info.restored.startswith("Restored 1 binding"), info.restored
+    c = await WorkspaceClient.connect(own_ws, session="u")
+    try:
+        repl = Repl(c)
+        gone = await repl.evaluate("_")
+        assert not gone.ok and "Undefined variable: _" in gone.text
+        assert (await repl.evaluate("keep")).text == "6"
+    finally:
+        await c.close()

@@ -427,10 +427,13 @@ async def forget(repl, arg: str) -> Outcome:
     return Outcome(not unbound, "\n".join(lines), kind="ok" if not unbound else "command")
 
 
-#: one line per live actor of the workspace: its printString and class
+#: one line per live actor of the workspace: its printString and pid; an
+#: actor that cannot answer (its class was redefined as a Value class) is
+#: still listed, with the reason, and does not hide the others
 _ACTORS_EXPR = (
     'Workspace actors inject: "" into: [:acc :a | '
-    'acc ++ "  " ++ a printString ++ "\n"]')
+    'acc ++ "  " ++ ([a printString ++ "  " ++ a pid printString] '
+    'on: Error do: [:e | "an actor that cannot answer: " ++ e message]) ++ "\n"]')
 
 
 async def actors(repl) -> Outcome:
