@@ -24,6 +24,19 @@ async def test_a_failed_input_leaves_underscore_as_it_was(repl):
     assert (await repl.evaluate("_")).text == "42"
 
 
+async def test_commands_leave_underscore_alone(repl):
+    """`:actors` and `:modules` evaluate Beamtalk of their own: `_` is still
+    the value of the user's last input after them."""
+    fresh = await repl.evaluate(":actors")
+    assert fresh.ok
+    unset = await repl.evaluate("_")
+    assert not unset.ok and "Undefined variable: _" in unset.text
+    assert (await repl.evaluate("3 + 4")).text == "7"
+    for command in (":actors", ":modules", ":bindings", ":workspace"):
+        assert (await repl.evaluate(command)).ok, command
+    assert (await repl.evaluate("_")).text == "7"
+
+
 async def test_underscore_is_not_listed_and_stays_known_after_bindings(repl):
     await repl.evaluate("y := 5")
     listed = await repl.evaluate(":bindings")

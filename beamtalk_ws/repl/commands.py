@@ -76,7 +76,7 @@ async def watch(repl, arg: str, stop_hint: str = ":watch off stops it") -> Outco
         if not repl.watched:
             return await _unwatch_workspace(repl)
         for p in repl.watched:
-            await repl.evaluate_code(f"Workspace unwatch: {bt_string(p)}")
+            await repl.evaluate_code(f"Workspace unwatch: {bt_string(p)}", internal=True)
         repl.watched = []
         return Outcome(True, "Stopped watching.")
     first = None
@@ -95,7 +95,7 @@ async def watch(repl, arg: str, stop_hint: str = ":watch off stops it") -> Outco
     else:
         return Outcome(False, WATCH_USAGE, kind="command")
     target = str(root.resolve())
-    asked = await repl.evaluate_code(f"Workspace watch: {bt_string(target)}")
+    asked = await repl.evaluate_code(f"Workspace watch: {bt_string(target)}", internal=True)
     if not asked.ok:
         return asked
     if target not in repl.watched:
@@ -112,7 +112,7 @@ async def _unwatch_workspace(repl) -> Outcome:
     workspace (`beamtalk watch`, another REPL, `--watch`), so stop those."""
     out = await repl.evaluate_code(
         'Workspace watches inject: "" into: [:shown :p | Workspace unwatch: p. '
-        '(shown isEmpty ifTrue: [""] ifFalse: [shown ++ ", "]) ++ p]')
+        '(shown isEmpty ifTrue: [""] ifFalse: [shown ++ ", "]) ++ p]', internal=True)
     if not out.ok:
         return out
     text = out.text[1:-1].replace('""', '"') if out.text[:1] == '"' else out.text
@@ -128,7 +128,7 @@ async def pending_changes(repl, word: str) -> Outcome:
     them (`Workspace changesReport` / `Workspace flush` on the node, which
     asks its compiler peer to edit the files)."""
     expr = "Workspace changesReport" if word == "changes" else "Workspace flush"
-    out = await repl.evaluate_code(expr)
+    out = await repl.evaluate_code(expr, internal=True)
     text = out.text
     if out.ok and len(text) >= 2 and text[0] == text[-1] == '"':
         text = text[1:-1].replace('""', '"')
@@ -389,7 +389,7 @@ async def modules(repl) -> Outcome:
     """`:modules`: the classes loaded into the workspace, with the file each
     came from and its live actors (spec repl.md §4 points to it from
     `:help Unknown`)."""
-    out = await repl.evaluate_code(_MODULES_EXPR)
+    out = await repl.evaluate_code(_MODULES_EXPR, internal=True)
     if not out.ok:
         return out
     text = out.text
@@ -439,7 +439,7 @@ _ACTORS_EXPR = (
 async def actors(repl) -> Outcome:
     """`:actors`: the workspace's live actors (what the Erlang shell's `i()`
     and `regs()` are reached for), spec repl.md §4's e2e `:actors`."""
-    out = await repl.evaluate_code(_ACTORS_EXPR)
+    out = await repl.evaluate_code(_ACTORS_EXPR, internal=True)
     if not out.ok:
         return out
     text = out.text

@@ -169,11 +169,14 @@ class Repl:
         except CompileError as e:
             return Outcome(False, e.render(), kind="compile")
 
-    async def evaluate_code(self, code: str, on_output: OutputCallback | None = None) -> Outcome:
+    async def evaluate_code(self, code: str, on_output: OutputCallback | None = None,
+                            internal: bool = False) -> Outcome:
+        """`internal`: code a command runs for itself, which leaves `_` alone."""
         compiled = await self.compile(code)
         if isinstance(compiled, Outcome):
             return compiled
-        reply = await self.client.eval(compiled.forms, unique=compiled.unique, on_output=on_output)
+        reply = await self.client.eval(compiled.forms, unique=compiled.unique, on_output=on_output,
+                                       internal=internal)
         if reply.kind == "undefined_variable":
             # Compiled against a name another client of the session has since
             # unbound (`:clear`); the input ran up to that name, and its
@@ -236,12 +239,12 @@ class Repl:
         recompiles the class's source file through its compiler peer."""
         if not name.isidentifier() or not name[:1].isupper():
             return Outcome(False, f"Usage: :reload [ClassName] (not {name!r})", kind="command")
-        done = await self.evaluate_code(f"{name} reload")
+        done = await self.evaluate_code(f"{name} reload", internal=True)
         if done.ok or _NO_PEER not in done.text:
             return done
         # A node Beamtalk was attached to (`repl --node`) has no compiler:
         # compile the class's file here, as `:load` does there.
-        where = await self.evaluate_code(f"{name} sourceFile")
+        where = await self.evaluate_code(f"{name} sourceFile", internal=True)
         text = where.text
         if not (where.ok and len(text) >= 2 and text[0] == text[-1] == '"'):
             return done

@@ -182,11 +182,16 @@ class WorkspaceClient:
             raise WorkspaceNotRunning(self.lost_text()) from None
 
     async def eval(self, forms, *, unique: bool = False, timeout_ms: int | None = None,
-                   on_output: OutputCallback | None = None, detached: bool = False) -> EvalReply:
+                   on_output: OutputCallback | None = None, detached: bool = False,
+                   internal: bool = False) -> EvalReply:
         """Evaluate compiled forms in this session; output goes to `on_output` first.
         The node stops the evaluation if this client goes away before the reply,
-        unless `detached` (then it runs to its end and its assignments apply)."""
+        unless `detached` (then it runs to its end and its assignments apply).
+        An `internal` evaluation (a REPL command's own) leaves `_`, the last
+        value, as the user's last input set it."""
         req = {Atom("forms"): forms, Atom("module"): Atom("unique" if unique else "scratch")}
+        if internal:
+            req[Atom("last")] = False
         if detached:
             req[Atom("detached")] = True
         return await self.request(req, timeout_ms, on_output)
