@@ -119,6 +119,9 @@ async def test_actors_lists_live_actors(repl):
     ("Object browse", "`:help Object`"),
     ("dir(x)", "`x class selectors`"),
     ("type(x)", "`x class`"),
+    ('c "counter.bt"', "`:load counter.bt`"),
+    ("pwd", "`Erlang file get_cwd`"),
+    ("x class browse", "`:help ClassName`"),
 ])
 def test_habit_names_our_way(typed, named):
     hint = habit_hint(typed)

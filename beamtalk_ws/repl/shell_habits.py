@@ -51,6 +51,10 @@ _HABITS: list[tuple[str, str]] = [
     # ---- IEx
     (rf"h\s+{_MOD}", "`:help {cls}` shows it (`:help Integer gcd:` one method, "
                      "`:help Erlang lists` an Erlang module's functions)"),
+    (r"(c|import_file)\s+(?P<mod>\"[^\"]*\")(,.*)?", "`:load {mod}` compiles and loads a .bt file "
+                                                    "(`:reload` loads it again)"),
+    (r"(ls|pwd|cd(\s+.*)?)", "`Erlang file get_cwd` answers the node's directory; `Erlang c ls` lists it; "
+                            "`:load PATH` takes a path relative to the REPL's directory"),
     (rf"(exports|info)\s+{_MOD}", "`:help {cls}` lists a class's methods; `:help Erlang lists` an "
                                   "Erlang module's functions"),
     (rf"i\s+(?P<name>{_ID})", "`{lname} class` answers its class, `:help ClassName` shows the class's "
@@ -69,7 +73,7 @@ _HABITS: list[tuple[str, str]] = [
                                           "`[...] on: Error do: [:e | e stackTrace]`"),
     (rf"(?P<cls>[A-Z][A-Za-z0-9_]*)\s+(class\s+)?browse", "`:help {cls}` shows the class's comment and methods "
                                                     "(`:help {cls} selector` one of them)"),
-    (rf"(?P<name>[a-z][A-Za-z0-9_]*)\s+browse", "`:help ClassName` shows a class's methods "
+    (rf"(?P<name>[a-z][A-Za-z0-9_]*)\s+(class\s+)?browse", "`:help ClassName` shows a class's methods "
                                          "(`{name} class` answers the class)"),
     (rf"(?P<name>{_ID})\s+explore", "`{name} printString` shows the value; `:help ClassName` its class's methods"),
     # ---- Python and ptpython
