@@ -201,3 +201,15 @@ async def test_underscore_is_not_stored(own_ws):
         assert (await repl.evaluate("keep")).text == "6"
     finally:
         await c.close()
+
+
+def test_interactive_validator_shows_the_habit_hint():
+    """The interactive REPL does not send an input no continuation can
+    complete (`b().`): the message under it is the habit's hint, not the
+    parse error."""
+    from beamtalk_ws.repl.validator import syntax_error
+
+    offset, message = syntax_error("b().")
+    assert offset == 0 and "`:bindings`" in message
+    assert "`:quit`" in syntax_error("q().")[1]
+    assert syntax_error("]")[1].startswith("1:1: ")
