@@ -22,8 +22,15 @@ job(#{package := {Dir, App}}, _Mod, _Bindings) -> fun() -> load_package(Dir, App
 job(#{tests := Which} = Req, _Mod, _Bindings) ->
     Strict = maps:get(strict, Req, true),
     fun() -> run_tests(Which, Strict) end;
-job(#{forms := Forms}, Mod, Update) ->
-    {bindings, Update, fun(Bindings) -> evaluate(Mod, Forms, Bindings) end}.
+job(#{forms := Forms} = Req, Mod, Update) ->
+    {bindings, Update, fun(Bindings) -> keep_last(Req, Bindings, evaluate(Mod, Forms, Bindings)) end}.
+
+%% `_` is the value of the user's last input (see run/2): an evaluation a
+%% REPL command makes for itself (`:actors`, `:modules`) asks, with
+%% `last => false`, to leave it as it was.
+keep_last(#{last := false}, #{'_' := Last}, {ok, Text, New}) -> {ok, Text, New#{'_' => Last}};
+keep_last(#{last := false}, _, {ok, Text, New}) -> {ok, Text, maps:remove('_', New)};
+keep_last(_, _, Result) -> Result.
 
 %% An input that makes funs (`unique`) runs in a module lent by
 %% beamtalk_code_pool for this input only; any other in the session's
@@ -178,7 +185,9 @@ run(Mod, Bindings) ->
     try Mod:eval(Bindings) of
         {Value, NewBindings} ->
             try beamtalk_result_text:text(Value) of
-                Text -> {ok, Text, NewBindings}
+                %% `_` is the last value, as in IEx (`v()`), ptpython and
+                %% the Erlang shell's `v(-1)`; hidden from `:bindings`
+                Text -> {ok, Text, maps:put('_', Value, NewBindings)}
             catch C2:R2:S2 -> runtime_error(C2, R2, S2)
             end
     catch

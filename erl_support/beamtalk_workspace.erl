@@ -29,7 +29,7 @@
 %% an eval reply is `{ok, Text, Names}`, `{error, Kind, Text, Names}` or
 %% `{tests, Results, Names}`, with the notice appended as one more element
 %% when the session's evaluator was replaced; `{interrupt, S}` (or `{interrupt, S, Client}`:
-%% the client's own request first), `{bindings, S}`, `{clear, S}`,
+%% the client's own request first), `{bindings, S}`, `{clear, S}`, `{forget, S, Name}`,
 %% `{class_info, Names}`, `{transcript_subscribe, Pid}` and
 %% `{transcript_unsubscribe, Pid}` (Pid then receives `{transcript, Text}`,
 %% see beamtalk_transcript), `{stop_with, Pid}` (stop the node when Pid
@@ -164,12 +164,25 @@ handle_call({interrupt, SessionName}, _From, St) ->
     end;
 handle_call({bindings, SessionName}, _From, St) ->
     {S, St1} = session(SessionName, St),
-    Pairs = [{K, safe_print(V)} || {K, V} <- lists:sort(maps:to_list(S#session.bindings))],
+    Pairs = [{K, safe_print(V)} || {K, V} <- lists:sort(maps:to_list(S#session.bindings)), K =/= '_'],
     {reply, {ok, Pairs}, St1};
 handle_call({clear, SessionName}, _From, St) ->
     {S, St1} = session(SessionName, St),
     beamtalk_store:session_cleared(SessionName),
     {reply, ok, put_session(S#session{bindings = #{}, stored = #{}}, St1)};
+handle_call({forget, SessionName, Name}, _From, St) ->
+    %% `:forget x` (the Erlang shell's `f(X)`): one binding; the evaluator's
+    %% copy learns it from the next job's delta, the store here
+    {S, St1} = session(SessionName, St),
+    case S#session.bindings of
+        #{Name := _} = B0 ->
+            B = maps:remove(Name, B0),
+            beamtalk_store:evaluation_done(SessionName, beamtalk_bindings_delta:diff(durable(S#session.stored),
+                                                                                     durable(B))),
+            {reply, ok, put_session(S#session{bindings = B, stored = B}, St1)};
+        _ ->
+            {reply, unbound, St1}
+    end;
 handle_call({class_info, Names}, _From, St) ->
     {reply, {ok, class_info(Names)}, St};
 handle_call({stop_with, Pid}, _From, St) ->
@@ -505,6 +518,11 @@ complete(S, {tests, Results}, St) ->
 finish(S, Outcome, St) ->
     finish(S, Outcome, none, St).
 
+%% What the store keeps of a session's bindings: not `_`, the last value
+%% (like a shell's, it does not outlive the node, and a restore does not
+%% count it as one of the user's bindings).
+durable(Bindings) -> maps:remove('_', Bindings).
+
 finish(#session{running = #run{ref = Ref, mon = Mon, from = {_, Tag}, timer = Timer,
                                client_mon = ClientMon}} = S,
        Outcome, Keep, St) ->
@@ -514,7 +532,8 @@ finish(#session{running = #run{ref = Ref, mon = Mon, from = {_, Tag}, timer = Ti
     flush_done(Ref),
     %% Durable before the user sees the reply (beamtalk_store).
     beamtalk_store:evaluation_done(S#session.name,
-                                   beamtalk_bindings_delta:diff(S#session.stored, S#session.bindings)),
+                                   beamtalk_bindings_delta:diff(durable(S#session.stored),
+                                                                durable(S#session.bindings))),
     Names = lists:sort(maps:keys(S#session.bindings)),
     Reply0 = case Outcome of
                  {ok, Text} -> {ok, Text, Names};

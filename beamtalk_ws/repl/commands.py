@@ -1,6 +1,7 @@
 """REPL commands beyond the basic ones of `core.py` (spec/repl.md §4):
 `:help Class [selector]`, `:emit forms EXPR` (`:show-codegen`, `:sc`),
-`:sessions`, `:workspace`, `:modules`, and the answer to the removed `:unload`.
+`:sessions`, `:workspace`, `:modules`, `:forget`, `:actors`, and the answer
+to the removed `:unload`.
 
 `Repl.command` asks `extra_command` first; it answers None for anything it
 does not handle, and core.py goes on with its own commands.
@@ -42,6 +43,10 @@ async def extra_command(repl, word: str, arg: str) -> Outcome | None:
         return await pending_changes(repl, word)
     if word == "modules":
         return await modules(repl)
+    if word in ("forget", "f"):
+        return await forget(repl, arg)
+    if word == "actors":
+        return await actors(repl)
     if word == "unload":
         return unload(arg)
     if word == "detach":
@@ -71,7 +76,7 @@ async def watch(repl, arg: str, stop_hint: str = ":watch off stops it") -> Outco
         if not repl.watched:
             return await _unwatch_workspace(repl)
         for p in repl.watched:
-            await repl.evaluate_code(f"Workspace unwatch: {bt_string(p)}")
+            await repl.evaluate_code(f"Workspace unwatch: {bt_string(p)}", internal=True)
         repl.watched = []
         return Outcome(True, "Stopped watching.")
     first = None
@@ -90,7 +95,7 @@ async def watch(repl, arg: str, stop_hint: str = ":watch off stops it") -> Outco
     else:
         return Outcome(False, WATCH_USAGE, kind="command")
     target = str(root.resolve())
-    asked = await repl.evaluate_code(f"Workspace watch: {bt_string(target)}")
+    asked = await repl.evaluate_code(f"Workspace watch: {bt_string(target)}", internal=True)
     if not asked.ok:
         return asked
     if target not in repl.watched:
@@ -107,7 +112,7 @@ async def _unwatch_workspace(repl) -> Outcome:
     workspace (`beamtalk watch`, another REPL, `--watch`), so stop those."""
     out = await repl.evaluate_code(
         'Workspace watches inject: "" into: [:shown :p | Workspace unwatch: p. '
-        '(shown isEmpty ifTrue: [""] ifFalse: [shown ++ ", "]) ++ p]')
+        '(shown isEmpty ifTrue: [""] ifFalse: [shown ++ ", "]) ++ p]', internal=True)
     if not out.ok:
         return out
     text = out.text[1:-1].replace('""', '"') if out.text[:1] == '"' else out.text
@@ -123,7 +128,7 @@ async def pending_changes(repl, word: str) -> Outcome:
     them (`Workspace changesReport` / `Workspace flush` on the node, which
     asks its compiler peer to edit the files)."""
     expr = "Workspace changesReport" if word == "changes" else "Workspace flush"
-    out = await repl.evaluate_code(expr)
+    out = await repl.evaluate_code(expr, internal=True)
     text = out.text
     if out.ok and len(text) >= 2 and text[0] == text[-1] == '"':
         text = text[1:-1].replace('""', '"')
@@ -384,7 +389,7 @@ async def modules(repl) -> Outcome:
     """`:modules`: the classes loaded into the workspace, with the file each
     came from and its live actors (spec repl.md §4 points to it from
     `:help Unknown`)."""
-    out = await repl.evaluate_code(_MODULES_EXPR)
+    out = await repl.evaluate_code(_MODULES_EXPR, internal=True)
     if not out.ok:
         return out
     text = out.text
@@ -399,3 +404,46 @@ def unload(arg: str) -> Outcome:
     target = arg.split()[0] if arg.split() else "ClassName"
     return Outcome(False, "':unload' has been removed. Use `removeFromSystem` instead.\n"
                           f"Hint: {target} removeFromSystem", kind="command")
+
+
+# ---------------------------------------------------------------- :forget, :actors
+
+FORGET_USAGE = "Usage: :forget NAME... (forgets those bindings of this session; :clear forgets all)"
+
+
+async def forget(repl, arg: str) -> Outcome:
+    """`:forget x` (the Erlang shell's `f(X)`): drop bindings one by one,
+    where `:clear` drops them all."""
+    names = arg.replace(",", " ").split()
+    if not names or not all(n.isidentifier() and n[:1].islower() or n == "_" or n == "_error"
+                            for n in names):
+        return Outcome(False, FORGET_USAGE, kind="command")
+    gone, unbound = [], []
+    for n in names:
+        (gone if await repl.client.forget(n) else unbound).append(n)
+    lines = [f"Forgot {', '.join(gone)}."] if gone else []
+    if unbound:
+        lines.append(f"Not bound: {', '.join(unbound)} (:bindings lists the bindings).")
+    return Outcome(not unbound, "\n".join(lines), kind="ok" if not unbound else "command")
+
+
+#: one line per live actor of the workspace: its printString and pid; an
+#: actor that cannot answer (its class was redefined as a Value class) is
+#: still listed, with the reason, and does not hide the others
+_ACTORS_EXPR = (
+    'Workspace actors inject: "" into: [:acc :a | '
+    'acc ++ "  " ++ ([a printString ++ "  " ++ a pid printString] '
+    'on: Error do: [:e | "an actor that cannot answer: " ++ e message]) ++ "\n"]')
+
+
+async def actors(repl) -> Outcome:
+    """`:actors`: the workspace's live actors (what the Erlang shell's `i()`
+    and `regs()` are reached for), spec repl.md §4's e2e `:actors`."""
+    out = await repl.evaluate_code(_ACTORS_EXPR, internal=True)
+    if not out.ok:
+        return out
+    text = out.text
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        text = text[1:-1].replace('""', '"')
+    text = text.rstrip("\n")
+    return Outcome(True, text or "No live actors (Counter spawn starts one).", notice=out.notice)

@@ -29,7 +29,7 @@ from pathlib import Path
 from beamtalk_ws.dist.terms import Atom
 
 #: Command names offered after `:` (spec/repl.md §4).
-COMMANDS = (":help", ":bindings", ":clear", ":load", ":reload", ":emit", ":sessions", ":workspace",
+COMMANDS = (":help", ":bindings", ":clear", ":forget", ":actors", ":load", ":reload", ":emit", ":sessions", ":workspace",
             ":test", ":watch", ":quit", ":exit", ":show-codegen")
 CACHE_SECONDS = 2.0
 

@@ -20,7 +20,7 @@ OutputCallback = Callable[[str], None]
 
 _FIRST_WORD = re.compile(r"([a-z][a-z-]*)(?![A-Za-z0-9_:])(.*)", re.S)
 COMMAND_WORDS = ("load", "reload", "help", "exit", "quit", "clear", "bindings", "test", "show-codegen",
-                 "emit", "sessions", "workspace")
+                 "emit", "sessions", "workspace", "forget", "actors")
 #: commands whose argument is code, which may span lines (``:emit forms``)
 _CODE_COMMANDS = ("emit", "show-codegen", "sc")
 
@@ -32,6 +32,8 @@ Beamtalk REPL commands:
   :help Class class [sel]  the class side (class methods) only
   :bindings, :b      list this session's bindings
   :clear             clear this session's bindings
+  :forget NAME...    forget those bindings only (`_` is the last value)
+  :actors            the workspace's live actors
   :sessions          the workspace's sessions (* marks this one)
   :workspace         node, id, uptime, classes and live actors of the workspace
   :modules           the loaded classes, their source files and live actors
@@ -114,7 +116,19 @@ class Repl:
         if m and m.group(1) in COMMAND_WORDS and not m.group(2).lstrip().startswith(":="):
             return Outcome(False, f"Hint: did you mean `:{m.group(1)}`? REPL commands start with `:`",
                            kind="hint")
-        return await self.evaluate_code(code, on_output)
+        out = await self.evaluate_code(code, on_output)
+        if not out.ok and out.kind in ("syntax", "compile", "runtime"):
+            from .shell_habits import habit_hint    # `b().`, `h Enum.map`, `Object browse`, ...
+
+            hint = habit_hint(stripped)
+            if hint is not None:
+                # a parse error ("a message takes no parentheses") names no
+                # way forward here: the hint replaces it; a runtime error
+                # keeps its text (and `_error`) with the hint under it
+                text = out.text + "\n" + hint if out.kind == "runtime" else hint
+                return Outcome(False, text, kind="hint" if out.kind != "runtime" else out.kind,
+                               warnings=out.warnings, notice=out.notice)
+        return out
 
     @staticmethod
     async def _one_then_other(first_run, second_run) -> Outcome:
@@ -155,11 +169,14 @@ class Repl:
         except CompileError as e:
             return Outcome(False, e.render(), kind="compile")
 
-    async def evaluate_code(self, code: str, on_output: OutputCallback | None = None) -> Outcome:
+    async def evaluate_code(self, code: str, on_output: OutputCallback | None = None,
+                            internal: bool = False) -> Outcome:
+        """`internal`: code a command runs for itself, which leaves `_` alone."""
         compiled = await self.compile(code)
         if isinstance(compiled, Outcome):
             return compiled
-        reply = await self.client.eval(compiled.forms, unique=compiled.unique, on_output=on_output)
+        reply = await self.client.eval(compiled.forms, unique=compiled.unique, on_output=on_output,
+                                       internal=internal)
         if reply.kind == "undefined_variable":
             # Compiled against a name another client of the session has since
             # unbound (`:clear`); the input ran up to that name, and its
@@ -222,12 +239,12 @@ class Repl:
         recompiles the class's source file through its compiler peer."""
         if not name.isidentifier() or not name[:1].isupper():
             return Outcome(False, f"Usage: :reload [ClassName] (not {name!r})", kind="command")
-        done = await self.evaluate_code(f"{name} reload")
+        done = await self.evaluate_code(f"{name} reload", internal=True)
         if done.ok or _NO_PEER not in done.text:
             return done
         # A node Beamtalk was attached to (`repl --node`) has no compiler:
         # compile the class's file here, as `:load` does there.
-        where = await self.evaluate_code(f"{name} sourceFile")
+        where = await self.evaluate_code(f"{name} sourceFile", internal=True)
         text = where.text
         if not (where.ok and len(text) >= 2 and text[0] == text[-1] == '"'):
             return done

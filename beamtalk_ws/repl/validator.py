@@ -3,7 +3,9 @@
 Only for input the completeness test calls `invalid` (no continuation can
 make it parse, e.g. `]`): an incomplete input just gets a continuation
 line, and a complete one is sent (the node side reports anything else).
-Commands (`:load x.bt`) are not Beamtalk and are never checked.
+Commands (`:load x.bt`) are not Beamtalk and are never checked.  Another
+shell's habit (`b().`, `q().`) shows the hint naming our way instead of the
+parse error, as `Repl.evaluate` answers it when it is sent.
 """
 
 from __future__ import annotations
@@ -23,6 +25,11 @@ def syntax_error(text: str):
     errors = [d for d in diags if d.severity == "error"]
     if not errors:
         return None
+    from .shell_habits import habit_hint
+
+    habit = habit_hint(text)        # `b().`: name `:bindings`, not the parse error
+    if habit is not None:
+        return 0, habit
     d = errors[0]
     message = f"{d.span.line}:{d.span.col}: {d.message}"
     if d.hint:

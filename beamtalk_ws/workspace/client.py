@@ -182,11 +182,16 @@ class WorkspaceClient:
             raise WorkspaceNotRunning(self.lost_text()) from None
 
     async def eval(self, forms, *, unique: bool = False, timeout_ms: int | None = None,
-                   on_output: OutputCallback | None = None, detached: bool = False) -> EvalReply:
+                   on_output: OutputCallback | None = None, detached: bool = False,
+                   internal: bool = False) -> EvalReply:
         """Evaluate compiled forms in this session; output goes to `on_output` first.
         The node stops the evaluation if this client goes away before the reply,
-        unless `detached` (then it runs to its end and its assignments apply)."""
+        unless `detached` (then it runs to its end and its assignments apply).
+        An `internal` evaluation (a REPL command's own) leaves `_`, the last
+        value, as the user's last input set it."""
         req = {Atom("forms"): forms, Atom("module"): Atom("unique" if unique else "scratch")}
+        if internal:
+            req[Atom("last")] = False
         if detached:
             req[Atom("detached")] = True
         return await self.request(req, timeout_ms, on_output)
@@ -418,12 +423,22 @@ class WorkspaceClient:
     async def bindings(self) -> list[tuple[str, str]]:
         reply = await self.call((Atom("bindings"), self.session.encode()))
         pairs = [(str(k), _text(v)) for k, v in reply[1]]
-        self.info["bindings"] = [Atom(k) for k, _ in pairs]
+        # `_` (the last value) is bound but not listed: keep it known
+        last = [b for b in self.info.get("bindings", []) if str(b) == "_"]
+        self.info["bindings"] = [Atom(k) for k, _ in pairs] + last
         return pairs
 
     async def clear(self) -> None:
         await self.call((Atom("clear"), self.session.encode()))
         self.info["bindings"] = []
+
+    async def forget(self, name: str) -> bool:
+        """Drop one binding of this session; False when it was not bound."""
+        reply = await self.call((Atom("forget"), self.session.encode(), Atom(name)))
+        if reply == Atom("ok"):
+            self.info["bindings"] = [b for b in self.info.get("bindings", []) if str(b) != name]
+            return True
+        return False
 
     async def sessions(self) -> list[str]:
         reply = await self.call(Atom("sessions"))
