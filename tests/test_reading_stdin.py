@@ -9,7 +9,9 @@ import asyncio
 import textwrap
 import uuid
 
-from conftest import run_beamtalk
+import pytest
+
+from conftest import beamtalk_cmd, run_beamtalk
 
 
 def answering(*lines):
@@ -142,3 +144,31 @@ async def test_an_actor_serving_the_input_reads_from_its_caller(repl):
     out = await repl.evaluate('(StdinAsker spawn) ask: "Sure? "')
     assert (out.ok, out.text) == (True, '"yes\n"'), out.text
     assert repl.client.on_input.asked == ["Sure? "]
+
+
+def _asking_package(tmp_path, name: str, body: str):
+    root = tmp_path / name
+    (root / "src").mkdir(parents=True)
+    (root / "beamtalk.toml").write_text(f'[package]\nname = "{name}"\nversion = "0.1.0"\nstart = "main"\n')
+    (root / "src" / "main.bt").write_text("Object subclass: Main\n  class start =>\n" + textwrap.indent(body, "    "))
+    return root
+
+
+def test_ctrl_c_at_a_run_programs_prompt_ends_the_command(workspace, tmp_path):
+    # `beamtalk run` of a program waiting at its prompt: Ctrl-C ends the
+    # command (exit 130) at once, as for `python game.py`; it used to hang,
+    # its stdin reader thread keeping the process alive.
+    import os
+
+    pexpect = pytest.importorskip("pexpect")
+    root = _asking_package(tmp_path, "asker", 'Transcript showCr: (Erlang io get_line: "Guess: ")\n')
+    cmd = beamtalk_cmd() + ["run", "--workspace", workspace.id]
+    child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(root), env=dict(os.environ), encoding="utf-8", timeout=30)
+    child.expect_exact("Guess: ")
+    child.sendcontrol("c")
+    child.expect(pexpect.EOF, timeout=15)
+    child.close()
+    assert child.exitstatus == 130, (child.exitstatus, child.signalstatus, child.before)
+    # the workspace goes on serving
+    out = run_beamtalk(["repl", "--workspace", workspace.id, "--session", "after-c"], input="3 + 4\n")
+    assert out.stdout.strip() == "7", out
