@@ -172,3 +172,20 @@ def test_ctrl_c_at_a_run_programs_prompt_ends_the_command(workspace, tmp_path):
     # the workspace goes on serving
     out = run_beamtalk(["repl", "--workspace", workspace.id, "--session", "after-c"], input="3 + 4\n")
     assert out.stdout.strip() == "7", out
+
+
+def test_json_input_ending_while_a_read_waits_answers_eof_and_exits(workspace):
+    # `beamtalk repl --json < requests.jsonl` whose eval reads a line no
+    # request answers: the read gets eof when the requests end, the eval its
+    # reply, and the command exits; it used to wait for ever.
+    import json
+
+    requests = [{"id": 1, "op": "eval", "code": 'x := Erlang io get_line: "Name? "'},
+                {"id": 2, "op": "eval", "code": 'Erlang io get_line: "Again? "'},
+                {"id": 3, "op": "eval", "code": "x"}]
+    out = run_beamtalk(["repl", "--json", "--workspace", workspace.id, "--session", "j" + uuid.uuid4().hex[:8]],
+                       input="".join(json.dumps(r) + "\n" for r in requests), timeout=60)
+    assert out.returncode == 0, out.stderr
+    replies = [json.loads(line) for line in out.stdout.splitlines()]
+    finals = [r for r in replies if "status" not in r and "push" not in r]
+    assert finals == [{"id": 1, "value": "#eof"}, {"id": 2, "value": "#eof"}, {"id": 3, "value": "#eof"}], replies

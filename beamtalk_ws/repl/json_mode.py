@@ -72,6 +72,8 @@ class JsonRepl:
         self._pushes: asyncio.Task | None = None
         #: the line a running request waits for (need-input), answered by `stdin`
         self._stdin_wait: asyncio.Future | None = None
+        #: the requests have ended: no `stdin` can come, a read gets eof at once
+        self._input_ended = False
         # `:watch` reloads arrive as push lines, like background Transcript text
         repl.notify = lambda o: self.emit({"push": "reload", "ok": o.ok, "text": o.text,
                                            **({"warnings": o.warnings} if o.warnings else {})})
@@ -178,6 +180,8 @@ class JsonRepl:
     async def _need_input(self, rid, prompt: str):
         """The running request reads a line (repl.md §8): say so, and wait for
         the `stdin` request that answers it."""
+        if self._input_ended:
+            return None
         fut = asyncio.get_running_loop().create_future()
         self._stdin_wait = fut
         self.emit({"id": rid, "status": ["need-input"], "prompt": prompt})
@@ -279,6 +283,10 @@ class JsonRepl:
                 t.add_done_callback(urgent.discard)
             else:
                 queue.put_nowait(item)
+        # nothing can answer a read any more: one waiting now, and any later
+        # one, reads eof (else the batch waits for ever)
+        self._input_ended = True
+        self._answer_stdin(None)
         queue.put_nowait(None)
         await worker
         if urgent:
