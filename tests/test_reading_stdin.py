@@ -189,3 +189,25 @@ def test_json_input_ending_while_a_read_waits_answers_eof_and_exits(workspace):
     replies = [json.loads(line) for line in out.stdout.splitlines()]
     finals = [r for r in replies if "status" not in r and "push" not in r]
     assert finals == [{"id": 1, "value": "#eof"}, {"id": 2, "value": "#eof"}, {"id": 3, "value": "#eof"}], replies
+
+
+def test_json_batch_answers_a_read_with_the_stdin_sent_after_its_eval(workspace):
+    # A batch (`repl --json < requests.jsonl`) has its `stdin` line read long
+    # before the eval asks: it is kept for the read of an eval sent before it,
+    # as typed-ahead lines wait on a terminal.  It used to be refused ("No
+    # evaluation is waiting"), and the read got eof.
+    import json
+
+    requests = [{"id": 1, "op": "eval", "code": 'x := Erlang io get_line: "Name? "'},
+                {"id": 2, "op": "stdin", "value": "Ann"},
+                {"id": 3, "op": "eval", "code": "x size"},
+                {"id": 4, "op": "eval", "code": "1 + 1"},
+                {"id": 5, "op": "stdin", "value": "never read"}]
+    out = run_beamtalk(["repl", "--json", "--workspace", workspace.id, "--session", "j" + uuid.uuid4().hex[:8]],
+                       input="".join(json.dumps(r) + "\n" for r in requests), timeout=60)
+    assert out.returncode == 0, out.stderr
+    replies = {r["id"]: r for r in map(json.loads, out.stdout.splitlines()) if "push" not in r}
+    assert replies[1] == {"id": 1, "value": '"Ann\n"'}, replies
+    assert replies[2] == {"id": 2, "value": "ok"}
+    assert replies[3] == {"id": 3, "value": "4"}
+    assert replies[5]["error"].startswith("No evaluation read this input"), replies
