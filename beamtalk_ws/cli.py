@@ -279,6 +279,7 @@ async def cmd_run(args) -> int:
     from beamtalk_ws.package.live import build_and_load, start_class, supervisor_start_code
     from beamtalk_ws.repl.attach import idle_timeout_from, open_client
     from beamtalk_ws.repl.core import Repl
+    from beamtalk_ws.repl.plain import stdin_line
 
     m = _manifest_or_error()
     if not m.start:
@@ -295,8 +296,7 @@ async def cmd_run(args) -> int:
         async def read_line(prompt: str) -> str | None:
             # `start` may read stdin (io:get_line): this command's own stdin
             output(prompt)
-            line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-            return line or None
+            return await stdin_line() or None
 
         client.on_input = read_line
         loaded = await build_and_load(client, m, on_output=output)

@@ -9,7 +9,9 @@ import asyncio
 import textwrap
 import uuid
 
-from conftest import run_beamtalk
+import pytest
+
+from conftest import beamtalk_cmd, run_beamtalk
 
 
 def answering(*lines):
@@ -142,3 +144,70 @@ async def test_an_actor_serving_the_input_reads_from_its_caller(repl):
     out = await repl.evaluate('(StdinAsker spawn) ask: "Sure? "')
     assert (out.ok, out.text) == (True, '"yes\n"'), out.text
     assert repl.client.on_input.asked == ["Sure? "]
+
+
+def _asking_package(tmp_path, name: str, body: str):
+    root = tmp_path / name
+    (root / "src").mkdir(parents=True)
+    (root / "beamtalk.toml").write_text(f'[package]\nname = "{name}"\nversion = "0.1.0"\nstart = "main"\n')
+    (root / "src" / "main.bt").write_text("Object subclass: Main\n  class start =>\n" + textwrap.indent(body, "    "))
+    return root
+
+
+def test_ctrl_c_at_a_run_programs_prompt_ends_the_command(workspace, tmp_path):
+    # `beamtalk run` of a program waiting at its prompt: Ctrl-C ends the
+    # command (exit 130) at once, as for `python game.py`; it used to hang,
+    # its stdin reader thread keeping the process alive.
+    import os
+
+    pexpect = pytest.importorskip("pexpect")
+    root = _asking_package(tmp_path, "asker", 'Transcript showCr: (Erlang io get_line: "Guess: ")\n')
+    cmd = beamtalk_cmd() + ["run", "--workspace", workspace.id]
+    child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(root), env=dict(os.environ), encoding="utf-8", timeout=30)
+    child.expect_exact("Guess: ")
+    child.sendcontrol("c")
+    child.expect(pexpect.EOF, timeout=15)
+    child.close()
+    assert child.exitstatus == 130, (child.exitstatus, child.signalstatus, child.before)
+    # the workspace goes on serving
+    out = run_beamtalk(["repl", "--workspace", workspace.id, "--session", "after-c"], input="3 + 4\n")
+    assert out.stdout.strip() == "7", out
+
+
+def test_json_input_ending_while_a_read_waits_answers_eof_and_exits(workspace):
+    # `beamtalk repl --json < requests.jsonl` whose eval reads a line no
+    # request answers: the read gets eof when the requests end, the eval its
+    # reply, and the command exits; it used to wait for ever.
+    import json
+
+    requests = [{"id": 1, "op": "eval", "code": 'x := Erlang io get_line: "Name? "'},
+                {"id": 2, "op": "eval", "code": 'Erlang io get_line: "Again? "'},
+                {"id": 3, "op": "eval", "code": "x"}]
+    out = run_beamtalk(["repl", "--json", "--workspace", workspace.id, "--session", "j" + uuid.uuid4().hex[:8]],
+                       input="".join(json.dumps(r) + "\n" for r in requests), timeout=60)
+    assert out.returncode == 0, out.stderr
+    replies = [json.loads(line) for line in out.stdout.splitlines()]
+    finals = [r for r in replies if "status" not in r and "push" not in r]
+    assert finals == [{"id": 1, "value": "#eof"}, {"id": 2, "value": "#eof"}, {"id": 3, "value": "#eof"}], replies
+
+
+def test_json_batch_answers_a_read_with_the_stdin_sent_after_its_eval(workspace):
+    # A batch (`repl --json < requests.jsonl`) has its `stdin` line read long
+    # before the eval asks: it is kept for the read of an eval sent before it,
+    # as typed-ahead lines wait on a terminal.  It used to be refused ("No
+    # evaluation is waiting"), and the read got eof.
+    import json
+
+    requests = [{"id": 1, "op": "eval", "code": 'x := Erlang io get_line: "Name? "'},
+                {"id": 2, "op": "stdin", "value": "Ann"},
+                {"id": 3, "op": "eval", "code": "x size"},
+                {"id": 4, "op": "eval", "code": "1 + 1"},
+                {"id": 5, "op": "stdin", "value": "never read"}]
+    out = run_beamtalk(["repl", "--json", "--workspace", workspace.id, "--session", "j" + uuid.uuid4().hex[:8]],
+                       input="".join(json.dumps(r) + "\n" for r in requests), timeout=60)
+    assert out.returncode == 0, out.stderr
+    replies = {r["id"]: r for r in map(json.loads, out.stdout.splitlines()) if "push" not in r}
+    assert replies[1] == {"id": 1, "value": '"Ann\n"'}, replies
+    assert replies[2] == {"id": 2, "value": "ok"}
+    assert replies[3] == {"id": 3, "value": "4"}
+    assert replies[5]["error"].startswith("No evaluation read this input"), replies

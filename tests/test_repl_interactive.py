@@ -289,3 +289,22 @@ def test_an_evaluation_reads_a_line_typed_at_its_own_prompt(repl_tty):
     child.expect_exact("Interrupted", timeout=10)
     child.expect_exact(PROMPT)
     enter(child, "name size", "4")
+
+
+def test_a_read_after_output_without_newline_keeps_that_output_on_its_line(repl_tty):
+    # `Transcript show: "Age: "` then a read: "Age: " stays, and the typed
+    # answer follows it on that line, as after Python's print(end="") and
+    # input().  The read's prompt used to redraw the line, erasing "Age: ",
+    # and a blank line followed the answer.
+    child = repl_tty
+    child.send('Transcript show: "Age: ". Erlang io get_line: "(years) "\r')
+    child.expect_exact(ACCEPTED)
+    child.expect_exact(PROMPT)                 # the read's own prompt reads keys
+    child.send("42\r")
+    child.expect_exact(ACCEPTED)
+    drawn = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", child.before)
+    assert "Age: (years) 42" in drawn, repr(child.before)
+    child.expect_exact('"42')
+    assert re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r|\s", "", child.before) == "", repr(child.before)
+    child.expect_exact(PROMPT)
+    enter(child, "3 + 4", "7")

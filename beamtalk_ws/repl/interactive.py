@@ -178,17 +178,36 @@ async def read_input(session) -> str | None:
             return text.rstrip()
 
 
-async def evaluate(repl: Repl, code: str, out=None):
+class OpenLine:
+    """The text an evaluation wrote after its last newline.  A read's prompt
+    starts with it: prompt_toolkit draws its prompt from the start of the
+    line, which would erase `Transcript show: "Age: "` before the answer."""
+
+    def __init__(self) -> None:
+        self.tail = ""
+
+    def wrote(self, text: str) -> None:
+        head, newline, rest = text.rpartition("\n")
+        self.tail = rest if newline else self.tail + text
+
+    def take(self) -> str:
+        """The tail, which the caller draws again: the line is no longer open."""
+        tail, self.tail = self.tail, ""
+        return tail
+
+
+async def evaluate(repl: Repl, code: str, out=None, open_line: OpenLine | None = None):
     """Run one input; Ctrl-C (SIGINT) meanwhile interrupts it on the node."""
     out = out or sys.stdout
     loop = asyncio.get_running_loop()
-    open_line = {"open": False}
+    open_line = open_line or OpenLine()
+    open_line.tail = ""
 
     def output(text: str) -> None:
         if text:
             out.write(text)
             out.flush()
-            open_line["open"] = not text.endswith("\n")
+            open_line.wrote(text)
 
     task = asyncio.ensure_future(repl.evaluate(code, on_output=output))
 
@@ -206,7 +225,7 @@ async def evaluate(repl: Repl, code: str, out=None):
     finally:
         if installed:
             loop.remove_signal_handler(signal.SIGINT)
-    if open_line["open"]:
+    if open_line.take():
         out.write("\n")
     return outcome
 
@@ -232,12 +251,15 @@ def show(outcome, out=None, err=None) -> None:
     err.flush()
 
 
-async def read_line(session, repl: Repl, prompt: str) -> str | None:
+async def read_line(session, repl: Repl, prompt: str, open_line: OpenLine | None = None) -> str | None:
     """A line typed for an evaluation that reads stdin (`io:get_line`), at
     the evaluation's own prompt: Ctrl-D answers eof, Ctrl-C interrupts."""
     from prompt_toolkit import PromptSession
 
     asker = PromptSession(input=session.input, output=session.output)
+    # the output's open line is drawn again as the start of the prompt; the
+    # Enter that ends the answer ends that line
+    prompt = (open_line.take() if open_line else "") + prompt
     try:
         text = await asker.prompt_async(prompt)
     except KeyboardInterrupt:
@@ -251,7 +273,8 @@ async def read_line(session, repl: Repl, prompt: str) -> str | None:
 async def run(repl: Repl, history_path=None, notes=None) -> int:
     print(banner(repl))
     session = make_session(repl, history_path)
-    repl.client.on_input = lambda prompt: read_line(session, repl, prompt)
+    open_line = OpenLine()
+    repl.client.on_input = lambda prompt: read_line(session, repl, prompt, open_line)
     repl.notify = lambda outcome: _above_prompt(session, lambda: show(outcome))
     warm_up_after_first_render(session, notes)
     follower = asyncio.ensure_future(follow_background(session, repl.client))
@@ -264,7 +287,7 @@ async def run(repl: Repl, history_path=None, notes=None) -> int:
                 return 0
             connected = repl.client.node.is_connected
             try:
-                outcome = await evaluate(repl, code)
+                outcome = await evaluate(repl, code, open_line=open_line)
             except WorkspaceError as e:
                 print(revive.ended_text(repl.client, node_info, connected, e), file=sys.stderr, flush=True)
                 return 1

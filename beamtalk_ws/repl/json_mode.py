@@ -72,6 +72,12 @@ class JsonRepl:
         self._pushes: asyncio.Task | None = None
         #: the line a running request waits for (need-input), answered by `stdin`
         self._stdin_wait: asyncio.Future | None = None
+        #: the requests have ended: no `stdin` can come, a read gets eof at once
+        self._input_ended = False
+        #: requests queued or running that may read (not interrupt / stdin)
+        self._busy = 0
+        #: `stdin` lines sent before their eval asked (a batch): (line, reply future)
+        self._held: list[tuple[str | None, asyncio.Future]] = []
         # `:watch` reloads arrive as push lines, like background Transcript text
         repl.notify = lambda o: self.emit({"push": "reload", "ok": o.ok, "text": o.text,
                                            **({"warnings": o.warnings} if o.warnings else {})})
@@ -154,9 +160,16 @@ class JsonRepl:
             value = req.get("value")
             if not isinstance(value, str):
                 return {"error": "stdin needs a \"value\" string: the line typed, or \"eof\""}
-            if not self._answer_stdin(None if value == "eof" else value if value.endswith("\n") else value + "\n"):
-                return {"error": "No evaluation is waiting for input (a need-input status asks for it)"}
-            return {"value": "ok"}
+            line = None if value == "eof" else value if value.endswith("\n") else value + "\n"
+            if self._answer_stdin(line):
+                return {"value": "ok"}
+            if self._busy:
+                # an eval sent before this line has not asked yet: keep the
+                # line for its read, answered when it is read (or dropped)
+                held = asyncio.get_running_loop().create_future()
+                self._held.append((line, held))
+                return await held
+            return {"error": "No evaluation is waiting for input (a need-input status asks for it)"}
         if op == "bindings":
             pairs = await self.repl.client.bindings()
             return {"bindings": dict(pairs)}
@@ -178,6 +191,13 @@ class JsonRepl:
     async def _need_input(self, rid, prompt: str):
         """The running request reads a line (repl.md §8): say so, and wait for
         the `stdin` request that answers it."""
+        if self._held:
+            line, held = self._held.pop(0)
+            if not held.done():
+                held.set_result({"value": "ok"})
+            return line
+        if self._input_ended:
+            return None
         fut = asyncio.get_running_loop().create_future()
         self._stdin_wait = fut
         self.emit({"id": rid, "status": ["need-input"], "prompt": prompt})
@@ -278,7 +298,12 @@ class JsonRepl:
                 urgent.add(t)
                 t.add_done_callback(urgent.discard)
             else:
+                self._busy += 1
                 queue.put_nowait(item)
+        # nothing can answer a read any more: one waiting now, and any later
+        # one, reads eof (else the batch waits for ever)
+        self._input_ended = True
+        self._answer_stdin(None)
         queue.put_nowait(None)
         await worker
         if urgent:
@@ -318,7 +343,21 @@ class JsonRepl:
             item = await queue.get()
             if item is None:
                 return
-            await self.handle(item)
+            try:
+                await self.handle(item)
+            finally:
+                self._busy -= 1
+                if not self._busy:
+                    self._drop_held()
+
+    def _drop_held(self) -> None:
+        """Every request sent before the held `stdin` lines has finished
+        without reading them: say so in their replies."""
+        held, self._held = self._held, []
+        for _line, fut in held:
+            if not fut.done():
+                fut.set_result({"error": "No evaluation read this input: the requests sent before it "
+                                         "finished without reading a line"})
 
 
 def _pollable(stream) -> bool:

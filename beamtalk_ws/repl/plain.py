@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
+import threading
 
 from beamtalk_ws.syntax import completeness
 from beamtalk_ws.workspace.errors import WorkspaceError
@@ -19,6 +20,35 @@ from .core import Repl
 
 PROMPT = "> "
 CONTINUATION = "..> "
+
+
+async def stdin_line() -> str:
+    """The next line of stdin ("" at its end), read in a daemon thread: a
+    reader blocked on a terminal must not keep the process alive after Ctrl-C
+    (the default executor's threads are joined when asyncio.run ends)."""
+    loop = asyncio.get_running_loop()
+    got: asyncio.Future[str] = loop.create_future()
+
+    def settle(line: str | None, exc: BaseException | None) -> None:
+        if got.done():
+            return
+        if exc is not None:
+            got.set_exception(exc)
+        else:
+            got.set_result(line)
+
+    def work() -> None:
+        try:
+            line, exc = sys.stdin.readline(), None
+        except Exception as e:  # a closed or undecodable stdin: the caller's error
+            line, exc = None, e
+        try:
+            loop.call_soon_threadsafe(settle, line, exc)
+        except RuntimeError:  # the loop has ended: nobody waits for the line
+            pass
+
+    threading.Thread(target=work, name="stdin-line", daemon=True).start()
+    return await got
 
 
 class LineReader:
@@ -37,8 +67,7 @@ class LineReader:
             return self.pushed.pop()
         if self.interactive:
             write(prompt)
-        loop = asyncio.get_running_loop()
-        line = await loop.run_in_executor(None, sys.stdin.readline)
+        line = await stdin_line()
         if not line:
             raise EOFError
         return line.rstrip("\n")
