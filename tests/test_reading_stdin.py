@@ -211,3 +211,21 @@ def test_json_batch_answers_a_read_with_the_stdin_sent_after_its_eval(workspace)
     assert replies[2] == {"id": 2, "value": "ok"}
     assert replies[3] == {"id": 3, "value": "4"}
     assert replies[5]["error"].startswith("No evaluation read this input"), replies
+
+
+async def test_a_read_loop_binds_the_line_in_its_condition(repl):
+    # Smalltalk's read loop: a name first assigned in an inlined whileTrue:
+    # condition is bound in the body (it was "Undefined variable: line")
+    repl.client.on_input = answering("a\n", "b\n", None)
+    out = await repl.evaluate(
+        'got := #(). [(line := Erlang io get_line: "") /= #eof] whileTrue: [got := got add: line trim]. got')
+    assert (out.ok, out.text) == (True, '#("a", "b")'), out.text
+    # in a method of an actor too; after the loop the name is gone, as for
+    # any name first assigned in a block
+    src = ("Actor subclass: LoopRd\n  state: seen = #()\n  run: xs =>\n    i := 0.\n"
+           "    [(x := i < xs size ifTrue: [xs at: (i := i + 1)] ifFalse: [nil]) notNil] whileTrue: [\n"
+           "      self.seen := self.seen add: x * 10].\n    self.seen")
+    assert (await repl.evaluate(src)).ok
+    assert (await repl.evaluate("(LoopRd spawn) run: #(1, 2, 3)")).text == "#(10, 20, 30)"
+    out = await repl.evaluate("[(k := 5) > 3] whileFalse: [k]. k")
+    assert not out.ok and "Undefined variable: k" in out.text

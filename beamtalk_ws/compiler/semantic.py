@@ -102,6 +102,24 @@ class ScopeCheck:
             self.visit(arm.body)
         self.defined = outer
 
+    def visit_KeywordSend(self, node) -> None:
+        cond = node.receiver
+        body = node.arguments[0] if node.arguments else None
+        if (node.selector in ("whileTrue:", "whileFalse:") and isinstance(cond, ast.Block)
+                and isinstance(body, ast.Block) and not cond.parameters and not body.parameters):
+            # `[(line := s next) notNil] whileTrue: [... line ...]`: the inlined
+            # condition runs before every run of the body, so a name it assigns
+            # is bound in the body (the loop's own scope, as the code runs it);
+            # after the loop it is gone, like any name first assigned in a block
+            outer = set(self.defined)
+            for s in cond.body:
+                self.visit(s)
+            self.visit(body)
+            self.defined = outer
+            return
+        for child in node.children():
+            self.visit(child)
+
     def visit_Block(self, node) -> None:
         outer = set(self.defined)
         self.defined |= set(node.parameters)
