@@ -113,7 +113,9 @@ class Repl:
             return await self._one_then_other(self.evaluate(head, on_output),
                                               lambda: self.command(last, on_output))
         m = _FIRST_WORD.match(stripped)
-        if m and m.group(1) in COMMAND_WORDS and not m.group(2).lstrip().startswith(":="):
+        if (m and m.group(1) in COMMAND_WORDS and not m.group(2).lstrip().startswith(":=")
+                and m.group(1) not in self.client.bound_names):
+            # (a bound name is a variable: `actors do: [...]` runs)
             return Outcome(False, f"Hint: did you mean `:{m.group(1)}`? REPL commands start with `:`",
                            kind="hint")
         out = await self.evaluate_code(code, on_output)

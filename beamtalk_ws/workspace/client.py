@@ -145,18 +145,25 @@ class WorkspaceClient:
         """What to say when the connection drops (an attached node says what went with it)."""
         lost_text = getattr(self.ws, "lost_text", None)
         if lost_text is not None:
-            return lost_text(self.bound_names)
+            return lost_text(self.shown_names)
         return f"Lost the connection to workspace '{self.ws.id}'."
 
     def _server_gone_text(self, default: str) -> str:
         """What to say when the server process is gone but the node is not (an
         attached node says Beamtalk went, with the bindings lost)."""
         gone = getattr(self.ws, "server_gone_text", None)
-        return gone(self.bound_names) if gone is not None else default
+        return gone(self.shown_names) if gone is not None else default
 
     @property
     def bound_names(self) -> list[str]:
         return [str(n) for n in self.info.get("bindings", [])]
+
+    @property
+    def shown_names(self) -> list[str]:
+        """The bindings as a person named them: without `_`, the last value,
+        which the compiler must know of but a message listing what was lost
+        need not."""
+        return [n for n in self.bound_names if n != "_"]
 
     @property
     def other_clients(self) -> int:
