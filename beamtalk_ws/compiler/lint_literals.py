@@ -37,16 +37,22 @@ _ESCAPE = re.compile(r"\\[ntr]")
 
 
 def literal_warnings(items, out: list) -> None:
-    top_names = _assigned(items)
+    top_names = None
     for item in items:
-        if isinstance(item, ast.ClassDef):
-            for m in item.methods:
-                _map_keys(m, _method_names(m), out)
-        elif isinstance(item, ast.StandaloneMethod):
-            _map_keys(item.method, _method_names(item.method), out)
-        else:
-            _map_keys(item, top_names | _block_params(item), out)
-        for node in item.walk():
+        # one walk per item; the names a map key could mean are gathered only
+        # when it holds a map literal (this runs on every input and file)
+        nodes = list(item.walk())
+        if any(isinstance(n, ast.MapLit) for n in nodes):
+            if isinstance(item, ast.ClassDef):
+                for m in item.methods:
+                    _map_keys(m, _method_names(m), out)
+            elif isinstance(item, ast.StandaloneMethod):
+                _map_keys(item.method, _method_names(item.method), out)
+            else:
+                if top_names is None:
+                    top_names = _assigned(items)
+                _map_keys(item, top_names | _block_params(item), out)
+        for node in nodes:
             if isinstance(node, ast.KeywordSend) and node.selector in _LITERAL_TEXT_SELECTORS:
                 for arg in node.arguments:
                     _escaped_string(arg, out)
