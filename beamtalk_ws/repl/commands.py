@@ -389,14 +389,19 @@ async def modules(repl) -> Outcome:
     """`:modules`: the classes loaded into the workspace, with the file each
     came from and its live actors (spec repl.md §4 points to it from
     `:help Unknown`)."""
-    out = await repl.evaluate_code(_MODULES_EXPR, internal=True)
+    return await _text_of(repl, _MODULES_EXPR, "No classes loaded (:load PATH loads some).")
+
+
+async def _text_of(repl, expr: str, empty: str) -> Outcome:
+    """Evaluate `expr` (a String of lines) for a command, and show its text."""
+    out = await repl.evaluate_code(expr, internal=True)
     if not out.ok:
         return out
     text = out.text
     if len(text) >= 2 and text[0] == text[-1] == '"':
         text = text[1:-1].replace('""', '"')
     text = text.rstrip("\n")
-    return Outcome(True, text or "No classes loaded (:load PATH loads some).", notice=out.notice)
+    return Outcome(True, text or empty, notice=out.notice)
 
 
 def unload(arg: str) -> Outcome:
@@ -439,11 +444,4 @@ _ACTORS_EXPR = (
 async def actors(repl) -> Outcome:
     """`:actors`: the workspace's live actors (what the Erlang shell's `i()`
     and `regs()` are reached for), spec repl.md §4's e2e `:actors`."""
-    out = await repl.evaluate_code(_ACTORS_EXPR, internal=True)
-    if not out.ok:
-        return out
-    text = out.text
-    if len(text) >= 2 and text[0] == text[-1] == '"':
-        text = text[1:-1].replace('""', '"')
-    text = text.rstrip("\n")
-    return Outcome(True, text or "No live actors (Counter spawn starts one).", notice=out.notice)
+    return await _text_of(repl, _ACTORS_EXPR, "No live actors (Counter spawn starts one).")
