@@ -228,24 +228,33 @@ class Node(tuple):
         return _tnew(self.__class__, tuple(values[n] for n in self._layout[:-3]) + tail)
 
     # -- traversal ----------------------------------------------------------
-    def children(self):
-        """Yield the direct child nodes (in source order)."""
-        for name in self._fields:
-            v = getattr(self, name)
+    def children(self) -> list:
+        """The direct child nodes, in source order.  Every lint walks the
+        tree, and every input is linted, so this reads the compared fields
+        by position (the uncompared ones, ``source``, hold text only) and
+        answers a list rather than a generator."""
+        out = []
+        for v in self[: self._ncompare]:
             if isinstance(v, Node):
-                yield v
-            elif isinstance(v, tuple):
+                out.append(v)
+            elif v.__class__ is tuple:
                 for x in v:
                     if isinstance(x, Node):
-                        yield x
+                        out.append(x)
+        return out
 
     def walk(self):
         """Pre-order traversal of this node and every node below it."""
         stack = [self]
+        pop = stack.pop
+        push = stack.extend
         while stack:
-            n = stack.pop()
+            n = pop()
             yield n
-            stack.extend(reversed(list(n.children())))
+            kids = n.children()
+            if kids:
+                kids.reverse()
+                push(kids)
 
 
 # ---------------------------------------------------------------- literals
