@@ -13,6 +13,9 @@ silence is worse:
   ``x`` and then a block, so the answer is "a Block".
 * ``"a comment" x foo``: a Pharo comment is a String here, and the line
   is two statements.
+* ``state: a = 1 b = 2``: one field ``a`` whose default is the expression
+  ``1 b = 2`` (a send of ``b`` to 1, compared with 2), which fails only
+  when an instance is made; two fields need two ``state:`` lines.
 
 Only literal knowledge is used (a variable assigned a collection literal
 in the same input or method, a field whose `state:` default is one), so an
@@ -21,7 +24,7 @@ actor's ``add:`` (which changes the actor) is never reported.
 
 from __future__ import annotations
 
-from beamtalk_ws.syntax import ast
+from beamtalk_ws.syntax import ast, unparse
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
 #: selectors that answer an updated copy of a List, Dictionary or Set
@@ -46,11 +49,29 @@ def _kind(node) -> str:
     return "List"
 
 
+def _two_declarations(decl, out) -> None:
+    """`state: a = 1 b = 2`: the default of `a` reads as `(1 b) = 2`."""
+    d = decl.default
+    if not (isinstance(d, ast.BinarySend) and d.operator == "=" and isinstance(d.receiver, ast.UnarySend)):
+        return
+    second = d.receiver.selector
+    if not second[:1].islower():
+        return
+    out.append(Diagnostic(
+        f"This declares one field, `{decl.name}`, whose default is the expression "
+        f"`{unparse(d)}` (a send of `{second}`), not a second field `{second}`",
+        d.span, severity="warning",
+        hint=f"declare each field on a line of its own: `state: {decl.name} = ...` and then "
+             f"`state: {second} = ...`"))
+
+
 def warnings(items, source: str | None) -> list:
     out: list = []
     _statements(items, {}, out, source, top=True)
     for item in items:
         if isinstance(item, ast.ClassDef):
+            for d in item.state + item.class_state:
+                _two_declarations(d, out)
             fields = {d.name: _kind(d.default) for d in item.state
                       if d.default is not None and _is_collection(d.default)}
             for m in item.methods:
