@@ -18,7 +18,7 @@
 -export([send/3, send/4, d/4, classes/0]).
 
 %% @doc `Receiver selector: args` (runtime_abi.SEND).
-%% (the same function as beamtalk_dispatch_gen's SEND_SOURCE: keep in step)
+%% (the same function as beamtalk_dispatch_gen's SEND_SOURCE; beamtalk_dispatch_gen_tests holds them equal)
 send(#{'$beamtalk_class' := 'ErlangModule', module := M} = R, Sel, Args) when is_atom(M) ->
     case get('$bt_proxy') of
         #{Sel := F} when F =/= '$method' ->
@@ -52,7 +52,7 @@ send(R, Sel, Args) ->
 %% Erlang module proxy would call (runtime_abi.SEND_CALLING): the selector
 %% is not one of the ErlangModule class's own, so a proxy calls Function
 %% with no lookup; every other receiver is sent the message as by send/3.
-%% (the same function as beamtalk_dispatch_gen's SEND_SOURCE: keep in step)
+%% (the same function as beamtalk_dispatch_gen's SEND_SOURCE; beamtalk_dispatch_gen_tests holds them equal)
 send(#{'$beamtalk_class' := 'ErlangModule', module := M}, _Sel, Args, F) when is_atom(M) ->
     try erlang:apply(M, F, Args)
     catch C:E:S -> beamtalk_erlang:invoke_failed(C, E, S, M, F, Args)
