@@ -186,6 +186,23 @@ async def _has_selector(s, receiver: str, selector: str) -> bool:
     return text_of(r) == "true"
 
 
+async def test_lookups_leave_the_last_value_alone(workspace, tmp_path):
+    """`_` is the last value the user's code answered; an agent looking a
+    class or a method up (or compiling one by name) must not replace it."""
+    (tmp_path / "mcp_counter.bt").write_text(COUNTER)
+    async with mcp_session(workspace, tmp_path, "mcp-last") as s:
+        await s.call_tool("load", {"path": "mcp_counter.bt"})
+        r = await s.call_tool("eval", {"code": "6 * 7"})
+        assert text_of(r) == "42"
+        await s.call_tool("class_info", {"class_name": "McpCounter"})
+        await s.call_tool("method_source", {"class_name": "McpCounter", "selector": "increment"})
+        await s.call_tool("classes", {"loaded_only": True})
+        await s.call_tool("compile_method", {"class_name": "McpCounter", "source": "twice => self.n * 2"})
+        await s.call_tool("remove_method", {"class_name": "McpCounter", "selector": "twice"})
+        r = await s.call_tool("eval", {"code": "_"})
+        assert text_of(r) == "42"
+
+
 async def test_compile_method_adds_a_method_to_a_live_class(workspace, tmp_path):
     (tmp_path / "mcp_counter.bt").write_text(COUNTER)
     async with mcp_session(workspace, tmp_path, "mcp-compile") as s:

@@ -156,11 +156,17 @@ class LiveWorkspace:
 
     # ------------------------------------------------------------ evaluation
 
-    async def evaluate(self, code: str) -> ToolAnswer:
+    async def evaluate(self, code: str, internal: bool = False) -> ToolAnswer:
+        """`internal`: code a tool runs for itself (a lookup, a method
+        compiled by name), which leaves the session's `_` (the last value
+        the user saw) alone."""
         repl = await self.repl()
         output: list[str] = []
         async with self._busy:
-            outcome = await repl.evaluate(code, on_output=output.append)
+            if internal:
+                outcome = await repl.evaluate_code(code, on_output=output.append, internal=True)
+            else:
+                outcome = await repl.evaluate(code, on_output=output.append)
         data = {"ok": outcome.ok, ("value" if outcome.ok else "error"): outcome.text, "output": "".join(output)}
         if outcome.warnings:
             data["warnings"] = list(outcome.warnings)
@@ -209,7 +215,7 @@ class LiveWorkspace:
         repl = await self.repl()
         if loaded_only:
             async with self._busy:
-                outcome = await repl.evaluate_code("Workspace classes")
+                outcome = await repl.evaluate_code("Workspace classes", internal=True)
             if not outcome.ok:
                 return ToolAnswer(outcome.text, error=True)
             names = re.findall(r"[A-Z][A-Za-z0-9_]*", outcome.text)
@@ -230,7 +236,7 @@ class LiveWorkspace:
         table = await repl.client.class_table([name])
         info = table.known.get(name)
         async with self._busy:
-            found = await repl.evaluate_code(f"{name} sourceFile")
+            found = await repl.evaluate_code(f"{name} sourceFile", internal=True)
         source = unquote(found.text) if found.ok and found.text != "nil" else None
 
         def methods(side):
@@ -248,7 +254,7 @@ class LiveWorkspace:
         bad = _check(class_name, selector)
         if bad:
             return bad
-        answer = await self.evaluate(f"({_class_ref(class_name, class_side)} >> #{selector}) source")
+        answer = await self.evaluate(f"({_class_ref(class_name, class_side)} >> #{selector}) source", internal=True)
         if answer.error:
             return answer
         source = unquote(answer.text)
@@ -258,13 +264,15 @@ class LiveWorkspace:
     async def compile_method(self, class_name: str, source: str, class_side: bool) -> ToolAnswer:
         if not CLASS_NAME.match(class_name):
             return ToolAnswer(f"Not a class name: {class_name!r}", error=True)
-        return await self.evaluate(f"{_class_ref(class_name, class_side)} compile: {string_literal(source)}")
+        return await self.evaluate(f"{_class_ref(class_name, class_side)} compile: {string_literal(source)}",
+                                   internal=True)
 
     async def remove_method(self, class_name: str, selector: str, class_side: bool) -> ToolAnswer:
         bad = _check(class_name, selector)
         if bad:
             return bad
-        return await self.evaluate(f"{_class_ref(class_name, class_side)} removeSelector: #{selector}")
+        return await self.evaluate(f"{_class_ref(class_name, class_side)} removeSelector: #{selector}",
+                                   internal=True)
 
     async def test(self, class_name: str | None) -> ToolAnswer:
         from beamtalk_ws.bunit import repl_output
