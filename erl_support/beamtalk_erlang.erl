@@ -183,21 +183,75 @@ hint_for({badarity, {Fun, Called}}, _S, M, F, _Args) when is_function(Fun), is_l
     %% A block of the wrong arity handed to Erlang (lists:sort/2 wants two).
     {arity, N} = erlang:fun_info(Fun, arity),
     C = length(Called),
-    Params = lists:join(" ", [[$:, P] || P <- lists:sublist("abcdefghij", max(C, 1))]),
+    Shape = case C of
+                0 -> "none, [...]";
+                _ -> [integer_to_list(C), ", [", lists:join(" ", [[$:, P] || P <- lists:sublist("abcdefghij", C)]),
+                      " | ...]"]
+            end,
     unicode:characters_to_binary(io_lib:format("A block that takes ~b argument~ts was called with ~b by ~ts:~ts: "
-                                               "give it ~b, [~ts | ...].",
-                                               [N, plural(N), C, M, F, C, Params]));
+                                               "give it ~ts.",
+                                               [N, plural(N), C, M, F, Shape]));
 hint_for(R, S, M, F, Args) ->
-    case hint_for(R, M, F, Args) of
-        {explain, Fallback} ->
-            %% OTP's extended error information (EEP 54) says which argument
-            %% was wrong and why; where the function has none, the guess.
-            case beamtalk_erlang_why:explain(R, S, M, F) of
-                none -> Fallback;
-                {Text, Why} -> join([Text, charlist_if_list(Why, Args, Fallback)])
-            end;
-        Hint -> Hint
+    {Main, Why} = case hint_for(R, M, F, Args) of
+                      {explain, Fallback} ->
+                          %% OTP's extended error information (EEP 54) says which
+                          %% argument was wrong and why; where the function has
+                          %% none, the guess.
+                          case beamtalk_erlang_why:explain(R, S, M, F) of
+                              none -> {Fallback, []};
+                              {Text, W} -> {join([Text, charlist_if_list(W, Args, Fallback)]), W}
+                          end;
+                      Hint -> {Hint, []}
+                  end,
+    join([Main, tuple_hint(R, Why, Args)]).
+
+%% Beamtalk has no tuple literal, so `#(#capture, #all)` (a List) is what
+%% an Erlang developer writes first for the option `{capture, all}`.  When
+%% a call refused its arguments and one of them is, or holds, a short List
+%% led by a Symbol (or one where OTP says a tuple was wanted), the hint
+%% shows the tuple it may have meant.
+tuple_hint(R, Why, Args) ->
+    case refused_arguments(R, Args) of
+        false -> nil;
+        true ->
+            Wanted = [lists:nth(N, Args) || {N, T} <- Why, binary:match(T, <<"tuple">>) =/= nomatch],
+            case [E || A <- Wanted ++ Args, E <- tuple_like(A, lists:member(A, Wanted))] of
+                [] -> nil;
+                [E | _] ->
+                    L = beamtalk_print:print_string(E),
+                    iolist_to_binary(["`", L, "` is a List, not a tuple: where Erlang wants a tuple, build it with "
+                                      "`Tuple withAll: ", L, "`."])
+            end
     end.
+
+%% The List elements of A that read as tuples (A's own, or A itself when
+%% OTP named it as the argument that should be a tuple).
+tuple_like(A, Wanted) when is_list(A) ->
+    Inner = [E || E <- proper(A), is_list(E), short_list(E), Wanted orelse is_atom(hd(E))],
+    case {Inner, Wanted andalso short_list(A) andalso not lists:any(fun is_list/1, A)} of
+        {[], true} -> [A];
+        _ -> Inner
+    end;
+tuple_like(_, _) -> [].
+
+short_list(L) ->
+    case proper(L) of
+        [_, _ | _] = P -> length(P) =< 8;
+        _ -> false
+    end.
+
+proper(L) ->
+    try length(L) of _ -> L
+    catch error:badarg -> []
+    end.
+
+%% The arguments were what the function refused: badarg, no clause, or a
+%% `case` in it with no branch for one of them (lists:map given an Interval
+%% raises `{case_clause, Interval}`).
+refused_arguments(badarg, _Args) -> true;
+refused_arguments(function_clause, _Args) -> true;
+refused_arguments({case_clause, V}, Args) -> lists:member(V, Args);
+refused_arguments(_, _) -> false.
 
 %% The charlist hint where OTP says a String argument is not a list (of
 %% characters): os:getenv("HOME" as a String).
@@ -231,21 +285,29 @@ hint_for(R, _M, _F, Args) ->
     case lists:any(fun is_actor/1, Args) of
         true ->
             <<"An actor is not a pid: pass `anActor pid` to Erlang functions that want a process.">>;
-        false when R =:= badarg; R =:= function_clause ->
-            case {[C || A <- Args, C <- [tagged_collection(A)], C =/= none],
-                  [A || A <- Args, is_binary(A)]} of
-                {[C | _], _} ->
-                    Name = atom_to_binary(C, utf8),
-                    A = article(Name),
-                    iolist_to_binary([A, " ", Name, " is not an Erlang list: pass `", string:lowercase(A), Name,
-                                      " asList` to Erlang functions that want a list."]);
-                {[], [S | _]} ->
-                    {explain, iolist_to_binary(["This Erlang function may want a charlist where a String was given: pass `",
-                                                charlist_example(S), " asCharlist`; turn a charlist it answers into a "
-                                                "String with `aList asString`."])};
-                {[], []} -> {explain, nil}
-            end;
-        false -> {explain, nil}
+        false ->
+            case refused_arguments(R, Args) of
+                true -> collection_or_charlist_hint(R, Args);
+                false -> {explain, nil}
+            end
+    end.
+
+collection_or_charlist_hint(R, Args) ->
+    Strings = case R of
+                  {case_clause, V} when is_binary(V) -> [V];
+                  _ -> [A || A <- Args, is_binary(A)]
+              end,
+    case {[C || A <- Args, C <- [tagged_collection(A)], C =/= none], Strings} of
+        {[C | _], _} ->
+            Name = atom_to_binary(C, utf8),
+            A = article(Name),
+            iolist_to_binary([A, " ", Name, " is not an Erlang list: pass `", string:lowercase(A), Name,
+                              " asList` to Erlang functions that want a list."]);
+        {[], [S | _]} ->
+            {explain, iolist_to_binary(["This Erlang function may want a charlist where a String was given: pass `",
+                                        charlist_example(S), " asCharlist`; turn a charlist it answers into a "
+                                        "String with `aList asString`."])};
+        {[], []} -> {explain, nil}
     end.
 
 %% A Beamtalk collection that is no Erlang list (Interval, Array, Set:
