@@ -191,7 +191,17 @@ hint_for({badarity, {Fun, Called}}, _S, M, F, _Args) when is_function(Fun), is_l
     unicode:characters_to_binary(io_lib:format("A block that takes ~b argument~ts was called with ~b by ~ts:~ts: "
                                                "give it ~ts.",
                                                [N, plural(N), C, M, F, Shape]));
+hint_for(function_clause, S, M, F, Args) ->
+    %% A block of an arity the function's guards refuse (lists:map/2 wants
+    %% `is_function(F, 1)`): say which arity.
+    case beamtalk_erlang_fun_arity:explain(S) of
+        none -> hint_with_args(function_clause, S, M, F, Args);
+        Hint -> Hint
+    end;
 hint_for(R, S, M, F, Args) ->
+    hint_with_args(R, S, M, F, Args).
+
+hint_with_args(R, S, M, F, Args) ->
     {Main, Why} = case hint_for(R, M, F, Args) of
                       {explain, Fallback} ->
                           %% OTP's extended error information (EEP 54) says which
