@@ -203,7 +203,14 @@ hint_for(R, S, M, F, Args) ->
 
 hint_with_args(R, S, M, F, Args) ->
     {Main, Why} = case hint_for(R, M, F, Args) of
-                      {explain, Fallback} ->
+                      {explain, Fallback0} ->
+                          %% No clause of a function it calls (base64's
+                          %% decode_binary on a bad character): the call took
+                          %% the String, so a charlist is not what it wants.
+                          Fallback = case R =:= function_clause andalso not raised_by(S, M, F) of
+                                         true -> nil;
+                                         false -> Fallback0
+                                     end,
                           %% OTP's extended error information (EEP 54) says which
                           %% argument was wrong and why; where the function has
                           %% none, the guess.
@@ -214,6 +221,9 @@ hint_with_args(R, S, M, F, Args) ->
                       Hint -> {Hint, []}
                   end,
     join([Main, tuple_hint(R, Why, Args)]).
+
+raised_by([{M, F, _, _} | _], M, F) -> true;
+raised_by(_, _, _) -> false.
 
 %% Beamtalk has no tuple literal, so `#(#capture, #all)` (a List) is what
 %% an Erlang developer writes first for the option `{capture, all}`.  When
@@ -292,10 +302,15 @@ hint_for(badarg, M, F, [Format, Data]) when (M =:= io orelse M =:= io_lib),
         false -> <<"The arguments of a format are a List: io format: \"~p~n\" with: #(42).">>
     end;
 hint_for(R, _M, _F, Args) ->
-    case lists:any(fun is_actor/1, Args) of
-        true ->
+    case {lists:any(fun is_actor/1, Args), [P || #{?CK := 'ErlangModule', module := P} <- Args, is_atom(P)]} of
+        {true, _} ->
             <<"An actor is not a pid: pass `anActor pid` to Erlang functions that want a process.">>;
-        false ->
+        {false, [P | _]} ->
+            %% `Erlang timer tc: (Erlang lists) with: #reverse ...`
+            Name = beamtalk_print:print_string(P),
+            iolist_to_binary(["`Erlang ", atom_to_binary(P, utf8), "` is a proxy, not a module name: pass the Symbol `",
+                              Name, "` to Erlang functions that want a module."]);
+        {false, []} ->
             case refused_arguments(R, Args) of
                 true -> collection_or_charlist_hint(R, Args);
                 false -> {explain, nil}
@@ -313,12 +328,17 @@ collection_or_charlist_hint(R, Args) ->
             A = article(Name),
             iolist_to_binary([A, " ", Name, " is not an Erlang list: pass `", string:lowercase(A), Name,
                               " asList` to Erlang functions that want a list."]);
-        {[], [S | _]} ->
-            {explain, iolist_to_binary(["This Erlang function may want a charlist where a String was given: pass `",
-                                        charlist_example(S), " asCharlist`; turn a charlist it answers into a "
-                                        "String with `aList asString`."])};
+        {[], [_ | _]} ->
+            %% Which String it refused Erlang does not say: each is shown.
+            Shown = lists:join(" or ", [["`", charlist_example(S), " asCharlist`"]
+                                        || S <- lists:sublist(distinct(Strings), 3)]),
+            {explain, iolist_to_binary(["This Erlang function may want a charlist where a String was given: pass ",
+                                        Shown, "; turn a charlist it answers into a String with `aList asString`."])};
         {[], []} -> {explain, nil}
     end.
+
+distinct([]) -> [];
+distinct([X | Xs]) -> [X | distinct([Y || Y <- Xs, Y =/= X])].
 
 %% A Beamtalk collection that is no Erlang list (Interval, Array, Set:
 %% value objects, maps underneath); List and Dictionary are plain terms.
