@@ -194,7 +194,7 @@ hint_for({badarity, {Fun, Called}}, _S, M, F, _Args) when is_function(Fun), is_l
 hint_for(function_clause, S, M, F, Args) ->
     %% A block of an arity the function's guards refuse (lists:map/2 wants
     %% `is_function(F, 1)`): say which arity.
-    case beamtalk_erlang_fun_arity:explain(S) of
+    case beamtalk_erlang_clauses:explain(S) of
         none -> hint_with_args(function_clause, S, M, F, Args);
         Hint -> Hint
     end;
@@ -220,7 +220,7 @@ hint_with_args(R, S, M, F, Args) ->
                           end;
                       Hint -> {Hint, []}
                   end,
-    join([Main, tuple_hint(R, Why, Args)]).
+    join([Main, tuple_hint(R, S, Why, Args)]).
 
 raised_by([{M, F, _, _} | _], M, F) -> true;
 raised_by(_, _, _) -> false.
@@ -230,12 +230,21 @@ raised_by(_, _, _) -> false.
 %% a call refused its arguments and one of them is, or holds, a short List
 %% led by a Symbol (or one where OTP says a tuple was wanted), the hint
 %% shows the tuple it may have meant.
-tuple_hint(R, Why, Args) ->
+tuple_hint(R, S, Why, Args) ->
     case refused_arguments(R, Args) of
         false -> nil;
         true ->
             Wanted = [lists:nth(N, Args) || {N, T} <- Why, binary:match(T, <<"tuple">>) =/= nomatch],
-            case [E || A <- Wanted ++ Args, E <- tuple_like(A, lists:member(A, Wanted))] of
+            Matched = case R of
+                          %% the clause heads match a tuple there (calendar's {Y, M, D})
+                          function_clause ->
+                              case beamtalk_erlang_clauses:tuple_wanted(S) of
+                                  {ok, Written} -> [Written];
+                                  none -> []
+                              end;
+                          _ -> []
+                      end,
+            case Matched ++ [E || A <- Wanted ++ Args, E <- tuple_like(A, lists:member(A, Wanted))] of
                 [] -> nil;
                 [E | _] ->
                     L = beamtalk_print:print_string(E),

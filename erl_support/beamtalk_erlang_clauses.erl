@@ -1,13 +1,15 @@
-%% @doc Which arity an Erlang function wanted of the block it refused.
+%% @doc What the clauses of an Erlang function wanted of the arguments it
+%% refused with `function_clause`.
 %%
-%% Why: `Erlang lists map: [:a :b | a] with: xs` fails with a bare
-%% `function_clause`, because lists:map/2 guards its fun with
-%% `is_function(F, 1)` and no clause is left.  The guard is in the module's
+%% Why: the reason names no argument.  `Erlang lists map: [:a :b | a] with:
+%% xs` fails because lists:map/2 guards its fun with `is_function(F, 1)`;
+%% `Erlang calendar date_to_gregorian_days: #(2024, 2, 28)` because its
+%% clause takes `{Y, M, D}` (Beamtalk has no tuple literal, so a List is
+%% what one writes first).  Clause heads and guards are in the module's
 %% debug info (OTP ships it), so on such a failure, and only then, the
-%% clauses of the function that raised it are read for `is_function(F, N)`
-%% on the parameter that got the block, and the hint says which N.
--module(beamtalk_erlang_fun_arity).
--export([explain/1]).
+%% clauses of the function that raised it are read.
+-module(beamtalk_erlang_clauses).
+-export([explain/1, tuple_wanted/1]).
 
 %% @doc A hint for a `function_clause` whose failing frame (the top of
 %% Stack) was given a fun of an arity its guards do not accept, or `none`.
@@ -42,13 +44,39 @@ describe(M, F, N, [{I, Fun} | More], Clauses) ->
         _ -> describe(M, F, N, More, Clauses)
     end.
 
+%% @doc The argument of the failing frame (the top of Stack) that is a List
+%% where every clause of the function matches a tuple of that size, or
+%% `none`.
+-spec tuple_wanted(list()) -> {ok, list()} | none.
+tuple_wanted([{M, F, Args, _} | _]) when is_atom(M), is_atom(F), is_list(Args) ->
+    try clauses(M, F, length(Args)) of
+        Clauses ->
+            Heads = [Params || {clause, _, Params, _, _} <- Clauses],
+            Lists = [{I, A} || {I, A} <- lists:zip(lists:seq(1, length(Args)), Args), is_list(A)],
+            case [A || {I, A} <- Lists, Heads =/= [],
+                       lists:all(fun(Ps) -> tuple_of(lists:nth(I, Ps), A) end, Heads)] of
+                [A | _] -> {ok, A};
+                [] -> none
+            end
+    catch _:_ -> none
+    end;
+tuple_wanted(_) ->
+    none.
+
+tuple_of({tuple, _, Es}, A) -> length(Es) =:= length(A);
+tuple_of({match, _, P1, P2}, A) -> tuple_of(P1, A) orelse tuple_of(P2, A);
+tuple_of(_, _) -> false.
+
 %% Per clause of M:F/N, the `{ParameterIndex, Arity}` its guards demand.
 wanted(M, F, N) ->
+    [clause_wants(Params, Guards) || {clause, _, Params, Guards, _} <- clauses(M, F, N)].
+
+clauses(M, F, N) ->
     {ok, {M, [{debug_info, {debug_info_v1, Backend, Data}}]}} =
         beam_lib:chunks(code:which(M), [debug_info]),
     {ok, Forms} = Backend:debug_info(erlang_v1, M, Data, []),
     [Clauses] = [Cs || {function, _, F1, N1, Cs} <- Forms, F1 =:= F, N1 =:= N],
-    [clause_wants(Params, Guards) || {clause, _, Params, Guards, _} <- Clauses].
+    Clauses.
 
 clause_wants(Params, Guards) ->
     Vars = [{V, I} || {{var, _, V}, I} <- lists:zip(Params, lists:seq(1, length(Params))), V =/= '_'],
