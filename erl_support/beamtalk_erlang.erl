@@ -183,21 +183,104 @@ hint_for({badarity, {Fun, Called}}, _S, M, F, _Args) when is_function(Fun), is_l
     %% A block of the wrong arity handed to Erlang (lists:sort/2 wants two).
     {arity, N} = erlang:fun_info(Fun, arity),
     C = length(Called),
-    Params = lists:join(" ", [[$:, P] || P <- lists:sublist("abcdefghij", max(C, 1))]),
+    Shape = case C of
+                0 -> "none, [...]";
+                _ -> [integer_to_list(C), ", [", lists:join(" ", [[$:, P] || P <- lists:sublist("abcdefghij", C)]),
+                      " | ...]"]
+            end,
     unicode:characters_to_binary(io_lib:format("A block that takes ~b argument~ts was called with ~b by ~ts:~ts: "
-                                               "give it ~b, [~ts | ...].",
-                                               [N, plural(N), C, M, F, C, Params]));
-hint_for(R, S, M, F, Args) ->
-    case hint_for(R, M, F, Args) of
-        {explain, Fallback} ->
-            %% OTP's extended error information (EEP 54) says which argument
-            %% was wrong and why; where the function has none, the guess.
-            case beamtalk_erlang_why:explain(R, S, M, F) of
-                none -> Fallback;
-                {Text, Why} -> join([Text, charlist_if_list(Why, Args, Fallback)])
-            end;
+                                               "give it ~ts.",
+                                               [N, plural(N), C, M, F, Shape]));
+hint_for(function_clause, S, M, F, Args) ->
+    %% A block of an arity the function's guards refuse (lists:map/2 wants
+    %% `is_function(F, 1)`): say which arity.
+    case beamtalk_erlang_clauses:explain(S) of
+        none -> hint_with_args(function_clause, S, M, F, Args);
         Hint -> Hint
+    end;
+hint_for(R, S, M, F, Args) ->
+    hint_with_args(R, S, M, F, Args).
+
+hint_with_args(R, S, M, F, Args) ->
+    {Main, Why} = case hint_for(R, M, F, Args) of
+                      {explain, Fallback0} ->
+                          %% No clause of a function it calls (base64's
+                          %% decode_binary on a bad character): the call took
+                          %% the String, so a charlist is not what it wants.
+                          Fallback = case R =:= function_clause andalso not raised_by(S, M, F) of
+                                         true -> nil;
+                                         false -> Fallback0
+                                     end,
+                          %% OTP's extended error information (EEP 54) says which
+                          %% argument was wrong and why; where the function has
+                          %% none, the guess.
+                          case beamtalk_erlang_why:explain(R, S, M, F) of
+                              none -> {Fallback, []};
+                              {Text, W} -> {join([Text, charlist_if_list(W, Args, Fallback)]), W}
+                          end;
+                      Hint -> {Hint, []}
+                  end,
+    join([Main, tuple_hint(R, S, Why, Args)]).
+
+raised_by([{M, F, _, _} | _], M, F) -> true;
+raised_by(_, _, _) -> false.
+
+%% Beamtalk has no tuple literal, so `#(#capture, #all)` (a List) is what
+%% an Erlang developer writes first for the option `{capture, all}`.  When
+%% a call refused its arguments and one of them is, or holds, a short List
+%% led by a Symbol (or one where OTP says a tuple was wanted), the hint
+%% shows the tuple it may have meant.
+tuple_hint(R, S, Why, Args) ->
+    case refused_arguments(R, Args) of
+        false -> nil;
+        true ->
+            Wanted = [lists:nth(N, Args) || {N, T} <- Why, binary:match(T, <<"tuple">>) =/= nomatch],
+            Matched = case R of
+                          %% the clause heads match a tuple there (calendar's {Y, M, D})
+                          function_clause ->
+                              case beamtalk_erlang_clauses:tuple_wanted(S) of
+                                  {ok, Written} -> [Written];
+                                  none -> []
+                              end;
+                          _ -> []
+                      end,
+            case Matched ++ [E || A <- Wanted ++ Args, E <- tuple_like(A, lists:member(A, Wanted))] of
+                [] -> nil;
+                [E | _] ->
+                    L = beamtalk_print:print_string(E),
+                    iolist_to_binary(["`", L, "` is a List, not a tuple: where Erlang wants a tuple, build it with "
+                                      "`Tuple withAll: ", L, "`."])
+            end
     end.
+
+%% The List elements of A that read as tuples (A's own, or A itself when
+%% OTP named it as the argument that should be a tuple).
+tuple_like(A, Wanted) when is_list(A) ->
+    Inner = [E || E <- proper(A), is_list(E), short_list(E), Wanted orelse is_atom(hd(E))],
+    case {Inner, Wanted andalso short_list(A) andalso not lists:any(fun is_list/1, A)} of
+        {[], true} -> [A];
+        _ -> Inner
+    end;
+tuple_like(_, _) -> [].
+
+short_list(L) ->
+    case proper(L) of
+        [_, _ | _] = P -> length(P) =< 8;
+        _ -> false
+    end.
+
+proper(L) ->
+    try length(L) of _ -> L
+    catch error:badarg -> []
+    end.
+
+%% The arguments were what the function refused: badarg, no clause, or a
+%% `case` in it with no branch for one of them (lists:map given an Interval
+%% raises `{case_clause, Interval}`).
+refused_arguments(badarg, _Args) -> true;
+refused_arguments(function_clause, _Args) -> true;
+refused_arguments({case_clause, V}, Args) -> lists:member(V, Args);
+refused_arguments(_, _) -> false.
 
 %% The charlist hint where OTP says a String argument is not a list (of
 %% characters): os:getenv("HOME" as a String).
@@ -228,25 +311,43 @@ hint_for(badarg, M, F, [Format, Data]) when (M =:= io orelse M =:= io_lib),
         false -> <<"The arguments of a format are a List: io format: \"~p~n\" with: #(42).">>
     end;
 hint_for(R, _M, _F, Args) ->
-    case lists:any(fun is_actor/1, Args) of
-        true ->
+    case {lists:any(fun is_actor/1, Args), [P || #{?CK := 'ErlangModule', module := P} <- Args, is_atom(P)]} of
+        {true, _} ->
             <<"An actor is not a pid: pass `anActor pid` to Erlang functions that want a process.">>;
-        false when R =:= badarg; R =:= function_clause ->
-            case {[C || A <- Args, C <- [tagged_collection(A)], C =/= none],
-                  [A || A <- Args, is_binary(A)]} of
-                {[C | _], _} ->
-                    Name = atom_to_binary(C, utf8),
-                    A = article(Name),
-                    iolist_to_binary([A, " ", Name, " is not an Erlang list: pass `", string:lowercase(A), Name,
-                                      " asList` to Erlang functions that want a list."]);
-                {[], [S | _]} ->
-                    {explain, iolist_to_binary(["This Erlang function may want a charlist where a String was given: pass `",
-                                                charlist_example(S), " asCharlist`; turn a charlist it answers into a "
-                                                "String with `aList asString`."])};
-                {[], []} -> {explain, nil}
-            end;
-        false -> {explain, nil}
+        {false, [P | _]} ->
+            %% `Erlang timer tc: (Erlang lists) with: #reverse ...`
+            Name = beamtalk_print:print_string(P),
+            iolist_to_binary(["`Erlang ", atom_to_binary(P, utf8), "` is a proxy, not a module name: pass the Symbol `",
+                              Name, "` to Erlang functions that want a module."]);
+        {false, []} ->
+            case refused_arguments(R, Args) of
+                true -> collection_or_charlist_hint(R, Args);
+                false -> {explain, nil}
+            end
     end.
+
+collection_or_charlist_hint(R, Args) ->
+    Strings = case R of
+                  {case_clause, V} when is_binary(V) -> [V];
+                  _ -> [A || A <- Args, is_binary(A)]
+              end,
+    case {[C || A <- Args, C <- [tagged_collection(A)], C =/= none], Strings} of
+        {[C | _], _} ->
+            Name = atom_to_binary(C, utf8),
+            A = article(Name),
+            iolist_to_binary([A, " ", Name, " is not an Erlang list: pass `", string:lowercase(A), Name,
+                              " asList` to Erlang functions that want a list."]);
+        {[], [_ | _]} ->
+            %% Which String it refused Erlang does not say: each is shown.
+            Shown = lists:join(" or ", [["`", charlist_example(S), " asCharlist`"]
+                                        || S <- lists:sublist(distinct(Strings), 3)]),
+            {explain, iolist_to_binary(["This Erlang function may want a charlist where a String was given: pass ",
+                                        Shown, "; turn a charlist it answers into a String with `aList asString`."])};
+        {[], []} -> {explain, nil}
+    end.
+
+distinct([]) -> [];
+distinct([X | Xs]) -> [X | distinct([Y || Y <- Xs, Y =/= X])].
 
 %% A Beamtalk collection that is no Erlang list (Interval, Array, Set:
 %% value objects, maps underneath); List and Dictionary are plain terms.

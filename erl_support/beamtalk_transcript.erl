@@ -142,8 +142,42 @@ handle_info({'DOWN', Mon, process, Pid, _}, #{subscribers := Subs} = St) ->
         #{Pid := Mon} -> {noreply, St#{subscribers => maps:remove(Pid, Subs)}};
         _ -> {noreply, St}
     end;
+handle_info({io_request, From, ReplyAs, Request}, St) when is_pid(From) ->
+    %% An Erlang I/O device too (`io:format(Transcript pid, ...)`): output
+    %% is written as `show:` writes it, for the process that asked.
+    put('$bt_transcript_caller', From),
+    try io_request(Request, St) of
+        {Reply, St1} -> From ! {io_reply, ReplyAs, Reply}, {noreply, St1}
+    after
+        erase('$bt_transcript_caller')
+    end;
 handle_info(_Msg, St) ->
     {noreply, St}.
+
+%% The I/O protocol's output requests; the Transcript cannot be read from.
+io_request({put_chars, Enc, Chars}, St) ->
+    put_chars(Enc, fun() -> Chars end, St);
+io_request({put_chars, Enc, M, F, A}, St) ->
+    put_chars(Enc, fun() -> erlang:apply(M, F, A) end, St);
+io_request({put_chars, Chars}, St) ->
+    put_chars(latin1, fun() -> Chars end, St);
+io_request({put_chars, M, F, A}, St) ->
+    put_chars(latin1, fun() -> erlang:apply(M, F, A) end, St);
+io_request({requests, Reqs}, St) ->
+    lists:foldl(fun(R, {ok, S}) -> io_request(R, S);
+                   (_R, Done) -> Done
+                end, {ok, St}, Reqs);
+io_request(getopts, St) ->
+    {[{binary, true}, {encoding, unicode}], St};
+io_request(_Other, St) ->
+    {{error, enotsup}, St}.
+
+put_chars(Enc, Chars, St) ->
+    try unicode:characters_to_binary(Chars(), Enc, utf8) of
+        Text when is_binary(Text) -> {ok, emit(St, Text)};
+        _ -> {{error, put_chars}, St}
+    catch _:_ -> {{error, put_chars}, St}
+    end.
 
 terminate(_Reason, _St) -> ok.
 

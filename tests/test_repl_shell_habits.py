@@ -213,3 +213,23 @@ def test_interactive_validator_shows_the_habit_hint():
     assert offset == 0 and "`:bindings`" in message
     assert "`:quit`" in syntax_error("q().")[1]
     assert syntax_error("]")[1].startswith("1:1: ")
+
+
+async def test_a_bound_command_word_is_a_variable_also_when_its_send_fails(repl):
+    """`r unwrap` with `r` bound is a message to `r`: its error is not IEx's
+    `r Module` habit (the hint talked about `:reload`)."""
+    await repl.evaluate("r := Erlang file read_file: \"/nonexistent/x\"")
+    out = await repl.evaluate("r unwrap")
+    assert not out.ok and out.kind == "runtime"
+    assert "Cannot unwrap {#error, #enoent}" in out.text
+    assert "habit" not in out.text and ":reload" not in out.text
+    # a Pharo habit on a bound value still gets its hint
+    out = await repl.evaluate("r browse")
+    assert "another shell's habit" in out.text
+
+
+def test_bound_command_words_hide_only_the_command_habits():
+    assert habit_hint("r unwrap", {"r"}) is None
+    assert habit_hint("i size", {"i"}) is None
+    assert habit_hint("r Counter") is not None
+    assert habit_hint("x browse", {"x"}) is not None

@@ -122,7 +122,7 @@ class Repl:
         if not out.ok and out.kind in ("syntax", "compile", "runtime"):
             from .shell_habits import habit_hint    # `b().`, `h Enum.map`, `Object browse`, ...
 
-            hint = habit_hint(stripped)
+            hint = habit_hint(stripped, self.client.bound_names)
             if hint is not None:
                 # a parse error ("a message takes no parentheses") names no
                 # way forward here: the hint replaces it; a runtime error

@@ -13,14 +13,23 @@ happens to look like one of these (`i x` with `i` bound) runs as written.
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Collection, Optional
 
 _ID = r"[A-Za-z_][A-Za-z0-9_]*"
 _MOD = r"(?P<mod>[A-Za-z_][A-Za-z0-9_.]*)"
 
+
+def _cmd(pattern: str, hint: str) -> tuple[str, str, bool]:
+    """An IEx command word followed by its argument (`r Mod`, `i x`): when the
+    word is a bound variable the input is a message to it (`r unwrap`), and a
+    runtime error it raised is that message's, not a habit."""
+    return pattern, hint, True
+
+
 #: (pattern for the whole input, trailing `.` and blanks removed; the hint)
-#: `{mod}`/`{name}` in a hint are filled from the pattern's groups
-_HABITS: list[tuple[str, str]] = [
+#: `{mod}`/`{name}` in a hint are filled from the pattern's groups; an entry
+#: made with `_cmd` is a command word that a bound variable of that name hides
+_HABITS: list[tuple] = [
     # ---- the Erlang shell
     (r"b\(\)", "`:bindings` (`:b`) lists this session's bindings"),
     (r"f\(\)", "`:clear` forgets all of this session's bindings"),
@@ -49,24 +58,24 @@ _HABITS: list[tuple[str, str]] = [
     (r"(pwd|ls|cd)\(.*\)", "`Erlang file get_cwd` answers the node's directory; `Erlang c ls` lists it"),
     (r"(history|e)\(.*\)", "Up/Down and Ctrl-R walk this workspace's history"),
     # ---- IEx
-    (rf"h\s+{_MOD}", "`:help {cls}` shows it (`:help Integer gcd:` one method, "
-                     "`:help Erlang lists` an Erlang module's functions)"),
-    (r"(c|import_file)\s+(?P<mod>\"[^\"]*\")(,.*)?", "`:load {mod}` compiles and loads a .bt file "
-                                                    "(`:reload` loads it again)"),
-    (r"(ls|pwd|cd(\s+.*)?)", "`Erlang file get_cwd` answers the node's directory; `Erlang c ls` lists it; "
-                            "`:load PATH` takes a path relative to the REPL's directory"),
-    (rf"(exports|info)\s+{_MOD}", "`:help {cls}` lists a class's methods; `:help Erlang lists` an "
-                                  "Erlang module's functions"),
-    (rf"i\s+(?P<name>{_ID})", "`{lname} class` answers its class, `:help ClassName` shows the class's "
-                              "methods, `{lname} printString` the value"),
-    (rf"(recompile|r\s+{_MOD})", "`:reload` loads the last :load path again (in a package: rebuilds src/), "
-                                 "`:reload ClassName` one class"),
-    (r"runtime_info(\s.*)?", "`:workspace` shows the node, uptime, classes and live actors; "
-                             "`Erlang erlang memory` the memory"),
-    (r"(IEx\.)?(break!|pry)(.*)", "there is no debugger to stop in: print values on the way "
-                                  "(`Transcript show: x printString; cr`), or catch the error: "
-                                  "`[...] on: Error do: [:e | e stackTrace]`"),
-    (r"(clear|cls)\(\)", "`:clear` forgets this session's bindings (Ctrl-L clears the screen)"),
+    _cmd(rf"h\s+{_MOD}", "`:help {cls}` shows it (`:help Integer gcd:` one method, "
+                         "`:help Erlang lists` an Erlang module's functions)"),
+    _cmd(r"(c|import_file)\s+(?P<mod>\"[^\"]*\")(,.*)?", "`:load {mod}` compiles and loads a .bt file "
+                                                        "(`:reload` loads it again)"),
+    _cmd(r"(ls|pwd|cd(\s+.*)?)", "`Erlang file get_cwd` answers the node's directory; `Erlang c ls` lists it; "
+                                "`:load PATH` takes a path relative to the REPL's directory"),
+    _cmd(rf"(exports|info)\s+{_MOD}", "`:help {cls}` lists a class's methods; `:help Erlang lists` an "
+                                      "Erlang module's functions"),
+    _cmd(rf"i\s+(?P<name>{_ID})", "`{lname} class` answers its class, `:help ClassName` shows the class's "
+                                  "methods, `{lname} printString` the value"),
+    _cmd(rf"(recompile|r\s+{_MOD})", "`:reload` loads the last :load path again (in a package: rebuilds src/), "
+                                     "`:reload ClassName` one class"),
+    _cmd(r"runtime_info(\s.*)?", "`:workspace` shows the node, uptime, classes and live actors; "
+                                 "`Erlang erlang memory` the memory"),
+    _cmd(r"(IEx\.)?(break!|pry)(.*)", "there is no debugger to stop in: print values on the way "
+                                      "(`Transcript show: x printString; cr`), or catch the error: "
+                                      "`[...] on: Error do: [:e | e stackTrace]`"),
+    _cmd(r"(clear|cls)\(\)", "`:clear` forgets this session's bindings (Ctrl-L clears the screen)"),
     # ---- Pharo's Playground
     (r"(self\s+)?(halt|halt:.*|inspect)", "there is no debugger to stop in: print values on the way "
                                           "(`Transcript show: x printString; cr`), or catch the error: "
@@ -86,13 +95,19 @@ _HABITS: list[tuple[str, str]] = [
     (rf"type\((?P<name>{_ID})\)", "`{name} class` answers its class"),
 ]
 
-_COMPILED = [(re.compile(p, re.S), h) for p, h in _HABITS]
+_COMPILED = [(re.compile(e[0], re.S), e[1], len(e) > 2) for e in _HABITS]
+_FIRST_NAME = re.compile(_ID)
 
 
-def habit_hint(code: str) -> Optional[str]:
-    """The `Hint: ...` for a whole input that is another prompt's habit, or None."""
+def habit_hint(code: str, bound: Collection[str] = ()) -> Optional[str]:
+    """The `Hint: ...` for a whole input that is another prompt's habit, or None.
+
+    `bound`: the session's variables; a command word among them is a variable."""
     text = code.strip().rstrip(".").rstrip()
-    for pattern, hint in _COMPILED:
+    first = _FIRST_NAME.match(text)
+    for pattern, hint, command_word in _COMPILED:
+        if command_word and first is not None and first.group(0) in bound:
+            continue
         m = pattern.fullmatch(text)
         if m is None:
             continue
