@@ -7,6 +7,7 @@
          'bitShift:'/2, 'bitNot'/1, 'timesRepeat:'/2, 'printString:'/2,
          'isPrime'/1, 'roundTo:'/2, 'rounded'/1, 'truncated'/1, 'floor'/1, 'ceiling'/1,
          'asCharacter'/1, 'uppercase'/1, 'lowercase'/1]).
+-export(['isLetter'/1, 'isUppercase'/1, 'isLowercase'/1, 'isWhitespace'/1]).
 
 'isEven'(N) -> N rem 2 =:= 0.
 'isOdd'(N) -> N rem 2 =/= 0.
@@ -109,6 +110,12 @@ pow_mod(B, E, M) -> H = pow_mod(B, E div 2, M), H * H rem M.
 
 %% Characters are code points (spec §7): a one-character String.
 'asCharacter'(N) -> unicode:characters_to_binary([N]).
+
+%% Character tests of a code point, Unicode's (beamtalk_unicode).
+'isLetter'(N) -> beamtalk_unicode:is_letter(N).
+'isUppercase'(N) -> beamtalk_unicode:is_upper(N).
+'isLowercase'(N) -> beamtalk_unicode:is_lower(N).
+'isWhitespace'(N) -> beamtalk_unicode:is_whitespace(N).
 
 %% Case mapping of a code point (stdlib §3, Character); a mapping that is
 %% not one code point (German sharp s upper-cases to "SS") keeps the receiver.
