@@ -7,6 +7,11 @@ Inputs holding a CR or a Unicode space are written here rather than in a
 
 from __future__ import annotations
 
+import os
+import subprocess
+import uuid
+
+from conftest import beamtalk_cmd
 from helpers import ok
 
 
@@ -72,3 +77,39 @@ async def test_character_predicates_are_unicode(repl):
         ("-1 isLetter", "false"), ("16r110000 isLetter", "false"),
     ]:
         assert await ok(repl, code) == expected, code
+
+
+# -- the CLI in a C locale without Python's UTF-8 mode ----------------------------------
+
+def _c_locale_env():
+    """The environment of a C locale where Python keeps ASCII stdio (no locale
+    coercion, no UTF-8 mode): what a minimal container or cron job gives."""
+    env = dict(os.environ, LC_ALL="C", LANG="C", PYTHONCOERCECLOCALE="0", PYTHONUTF8="0")
+    env.pop("PYTHONIOENCODING", None)
+    return env
+
+
+def test_repl_reads_and_writes_utf8_in_an_ascii_locale(workspace):
+    code = '"é" size\n"日本 🎉" reverse\nTranscript showCr: "wörld"\n'.encode("utf-8")
+    proc = subprocess.run(beamtalk_cmd() + ["repl", "--workspace", workspace.id, "--session",
+                                            "c" + uuid.uuid4().hex[:6]],
+                          input=code, capture_output=True, timeout=60, env=_c_locale_env())
+    out = proc.stdout.decode("utf-8")
+    assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
+    assert "badarg" not in out and "internal error" not in proc.stderr.decode("utf-8", "replace")
+    assert out.splitlines()[:3] == ["1", '"🎉 本日"', "wörld"], out
+
+
+def test_run_writes_utf8_in_an_ascii_locale(workspace, tmp_path):
+    pkg = tmp_path / "textc"
+    (pkg / "src").mkdir(parents=True)
+    (pkg / "beamtalk.toml").write_text('[package]\nname = "textc"\nversion = "0.1.0"\nstart = "main"\n')
+    (pkg / "src" / "main.bt").write_text(
+        'Object subclass: Main\n  class start =>\n    Transcript showCr: "Ünïcödé {"日本" size}"\n',
+        encoding="utf-8")
+    proc = subprocess.run(beamtalk_cmd() + ["run", "--workspace", workspace.id], cwd=pkg,
+                          capture_output=True, timeout=120, env=_c_locale_env())
+    err_text = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 0, err_text
+    assert "internal error" not in err_text
+    assert "Ünïcödé 2" in proc.stdout.decode("utf-8")
