@@ -109,7 +109,15 @@ pow_mod(B, E, M) -> H = pow_mod(B, E div 2, M), H * H rem M.
 'ceiling'(N) -> N.
 
 %% Characters are code points (spec §7): a one-character String.
-'asCharacter'(N) -> unicode:characters_to_binary([N]).
+%% A number that is no code point (a surrogate, negative, past 16r10FFFF)
+%% answered unicode's raw `{error, <<>>, [N]}` as if it were a value.
+'asCharacter'(N) when N >= 0, N =< 16#10FFFF, not (N >= 16#D800 andalso N =< 16#DFFF) ->
+    unicode:characters_to_binary([N]);
+'asCharacter'(N) ->
+    beamtalk_exception:raise(type_error, 'Integer', 'asCharacter',
+                             iolist_to_binary(["asCharacter needs a code point: an Integer in 0..1114111 "
+                                               "outside the surrogates 55296..57343, not ",
+                                               integer_to_binary(N)]), nil).
 
 %% Character tests of a code point, Unicode's (beamtalk_unicode).
 'isLetter'(N) -> beamtalk_unicode:is_letter(N).
