@@ -7,6 +7,7 @@
          'bitShift:'/2, 'bitNot'/1, 'timesRepeat:'/2, 'printString:'/2,
          'isPrime'/1, 'roundTo:'/2, 'rounded'/1, 'truncated'/1, 'floor'/1, 'ceiling'/1,
          'asCharacter'/1, 'uppercase'/1, 'lowercase'/1]).
+-export(['printPaddedWith:to:'/3]).
 -export(['isLetter'/1, 'isUppercase'/1, 'isLowercase'/1, 'isWhitespace'/1]).
 
 'isEven'(N) -> N rem 2 =:= 0.
@@ -136,3 +137,18 @@ case_map(N, F) when N >= 0, N =< 16#10FFFF, not (N >= 16#D800 andalso N =< 16#DF
         _ -> N
     end;
 case_map(N, _F) -> N.
+
+%% @doc Pharo's zero padding: the digits padded to the width after the sign.
+'printPaddedWith:to:'(N, <<_/utf8>> = Pad, W) when is_integer(W) ->
+    padded(N, Pad, W);
+'printPaddedWith:to:'(N, C, W) when is_integer(C), C >= 0, C =< 16#10FFFF, is_integer(W),
+                                    not (C >= 16#D800 andalso C =< 16#DFFF) ->
+    padded(N, <<C/utf8>>, W).
+
+padded(N, Pad, W) ->
+    {Sign, Digits} = case N < 0 of
+                         true -> {<<"-">>, integer_to_binary(-N)};
+                         false -> {<<>>, integer_to_binary(N)}
+                     end,
+    Missing = max(0, W - byte_size(Sign) - byte_size(Digits)),
+    <<Sign/binary, (binary:copy(Pad, Missing))/binary, Digits/binary>>.
