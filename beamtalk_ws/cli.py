@@ -13,6 +13,7 @@ import os
 import sys
 
 from beamtalk_ws import __version__
+from beamtalk_ws.stdio_text import use_utf8_stdio
 from beamtalk_ws.workspace import launcher, paths
 from beamtalk_ws.dist.errors import DistError
 from beamtalk_ws.package.manifest import PackageError
@@ -134,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    use_utf8_stdio()
     try:
         if argv and argv[0] == "check":
             return cmd_check(argv[1:])

@@ -7,6 +7,8 @@
          'bitShift:'/2, 'bitNot'/1, 'timesRepeat:'/2, 'printString:'/2,
          'isPrime'/1, 'roundTo:'/2, 'rounded'/1, 'truncated'/1, 'floor'/1, 'ceiling'/1,
          'asCharacter'/1, 'uppercase'/1, 'lowercase'/1]).
+-export(['printPaddedWith:to:'/3]).
+-export(['isLetter'/1, 'isUppercase'/1, 'isLowercase'/1, 'isWhitespace'/1]).
 
 'isEven'(N) -> N rem 2 =:= 0.
 'isOdd'(N) -> N rem 2 =/= 0.
@@ -108,7 +110,21 @@ pow_mod(B, E, M) -> H = pow_mod(B, E div 2, M), H * H rem M.
 'ceiling'(N) -> N.
 
 %% Characters are code points (spec §7): a one-character String.
-'asCharacter'(N) -> unicode:characters_to_binary([N]).
+%% A number that is no code point (a surrogate, negative, past 16r10FFFF)
+%% answered unicode's raw `{error, <<>>, [N]}` as if it were a value.
+'asCharacter'(N) when N >= 0, N =< 16#10FFFF, not (N >= 16#D800 andalso N =< 16#DFFF) ->
+    unicode:characters_to_binary([N]);
+'asCharacter'(N) ->
+    beamtalk_exception:raise(type_error, 'Integer', 'asCharacter',
+                             iolist_to_binary(["asCharacter needs a code point: an Integer in 0..1114111 "
+                                               "outside the surrogates 55296..57343, not ",
+                                               integer_to_binary(N)]), nil).
+
+%% Character tests of a code point, Unicode's (beamtalk_unicode).
+'isLetter'(N) -> beamtalk_unicode:is_letter(N).
+'isUppercase'(N) -> beamtalk_unicode:is_upper(N).
+'isLowercase'(N) -> beamtalk_unicode:is_lower(N).
+'isWhitespace'(N) -> beamtalk_unicode:is_whitespace(N).
 
 %% Case mapping of a code point (stdlib §3, Character); a mapping that is
 %% not one code point (German sharp s upper-cases to "SS") keeps the receiver.
@@ -121,3 +137,18 @@ case_map(N, F) when N >= 0, N =< 16#10FFFF, not (N >= 16#D800 andalso N =< 16#DF
         _ -> N
     end;
 case_map(N, _F) -> N.
+
+%% @doc Pharo's zero padding: the digits padded to the width after the sign.
+'printPaddedWith:to:'(N, <<_/utf8>> = Pad, W) when is_integer(W) ->
+    padded(N, Pad, W);
+'printPaddedWith:to:'(N, C, W) when is_integer(C), C >= 0, C =< 16#10FFFF, is_integer(W),
+                                    not (C >= 16#D800 andalso C =< 16#DFFF) ->
+    padded(N, <<C/utf8>>, W).
+
+padded(N, Pad, W) ->
+    {Sign, Digits} = case N < 0 of
+                         true -> {<<"-">>, integer_to_binary(-N)};
+                         false -> {<<>>, integer_to_binary(N)}
+                     end,
+    Missing = max(0, W - byte_size(Sign) - byte_size(Digits)),
+    <<Sign/binary, (binary:copy(Pad, Missing))/binary, Digits/binary>>.

@@ -14,6 +14,7 @@
          'ln'/1, 'log'/1, 'log10'/1, 'log2'/1, 'exp'/1, 'sin'/1, 'cos'/1, 'tan'/1,
          'asin'/1, 'acos'/1, 'atan'/1, 'atan2:'/2,
          'to:do:'/3, 'to:by:do:'/4, 'to:'/2, 'reciprocal'/1]).
+-export(['printShowingDecimalPlaces:'/2]).
 
 '+'(A, B) -> A + B.
 '-'(A, B) -> A - B.
@@ -137,3 +138,16 @@ domain(Sel, F) ->
     beamtalk_exception:raise(runtime_error, beamtalk_send:class_name(F), Sel,
                              iolist_to_binary([atom_to_binary(Sel), " is defined on [-1, 1], not ",
                                                beamtalk_print:print_string(F)]), nil).
+
+%% @doc Fixed decimals, as Python's `f"{x:.{n}f}"`: float_to_binary/2 rounds
+%% the exact binary value (an exact tie away from zero, as `roundTo:`), but
+%% refuses Floats past about 1e253 or more than 253 decimals, which io_lib's
+%% `~f` still writes.
+'printShowingDecimalPlaces:'(N, D) when is_integer(N), is_integer(D), D =:= 0 -> integer_to_binary(N);
+'printShowingDecimalPlaces:'(N, D) when is_integer(N), is_integer(D), D > 0 ->
+    <<(integer_to_binary(N))/binary, ".", (binary:copy(<<"0">>, D))/binary>>;
+'printShowingDecimalPlaces:'(F, D) when is_float(F), is_integer(D), D >= 0 ->
+    try float_to_binary(F, [{decimals, D}])
+    catch error:badarg when D =:= 0 -> float_to_binary(float(round(F)), [{decimals, 0}]);
+          error:badarg -> iolist_to_binary(io_lib:format("~.*f", [D, F]))
+    end.

@@ -54,7 +54,7 @@ graphemes_counted(S, Sel) ->
 'isEmpty'(S) -> S =:= <<>>.
 'notEmpty'(S) -> S =/= <<>>.
 'isNotEmpty'(S) -> S =/= <<>>.
-'isBlank'(S) -> string:trim(S) =:= <<>>.
+'isBlank'(S) -> 'trim'(S) =:= <<>>.
 'reversed'(S) -> unicode:characters_to_binary(string:reverse(S)).
 'reverse'(S) -> 'reversed'(S).
 'asUppercase'(S) -> string:uppercase(S).
@@ -63,8 +63,9 @@ graphemes_counted(S, Sel) ->
 'lowercase'(S) -> string:lowercase(S).
 'capitalize'(<<>>) -> <<>>;
 'capitalize'(S) ->
+    %% Title case, as Python's capitalize: "ßa" is "Ssa", "ǆ" is "ǅ".
     [H | T] = graphemes(S),
-    iolist_to_binary([string:uppercase(H) | T]).
+    iolist_to_binary([string:titlecase(H) | T]).
 
 'includesSubstring:'(_S, <<>>) -> true;
 'includesSubstring:'(S, Sub) when is_binary(Sub) -> binary:match(S, Sub) =/= nomatch;
@@ -127,28 +128,39 @@ empty(Sel) ->
 'inject:into:'(S, Acc, B) -> beamtalk_prim_list:'inject:into:'(graphemes(S), Acc, B).
 'asList'(S) -> graphemes(S).
 'asCharlist'(S) -> unicode:characters_to_list(S).
-'trim'(S) -> string:trim(S).
-'trimLeft'(S) -> string:trim(S, leading).
-'trimRight'(S) -> string:trim(S, trailing).
+%% Unicode's white space (EM SPACE, NO-BREAK SPACE, ideographic space…),
+%% as Python's strip(); string:trim/1 alone knows only ASCII's and a few.
+'trim'(S) -> string:trim(S, both, beamtalk_unicode:whitespace()).
+'trimLeft'(S) -> string:trim(S, leading, beamtalk_unicode:whitespace()).
+'trimRight'(S) -> string:trim(S, trailing, beamtalk_unicode:whitespace()).
 'split:'(S, Sep) when is_binary(Sep), Sep =/= <<>> ->
     case plain(S) of
         true -> binary:split(S, Sep, [global]);
         false -> string:split(S, Sep, all)
     end;
 'split:'(S, Sep) -> type(S, 'split:', Sep).
-%% Lines without their newlines; a final newline ends the last line rather
-%% than starting an empty one, but empty lines elsewhere are kept.
+%% Lines without their line ends; a final line end ends the last line
+%% rather than starting an empty one, but empty lines elsewhere are kept.
+%% A CR before the LF is part of the line end (Windows text), as `File
+%% lines:` has it; the byte "\n" never occurs inside another UTF-8
+%% character, so the split is on bytes.
 'lines'(S) ->
-    case lists:reverse('split:'(S, <<"\n">>)) of
-        [<<>> | Rest] -> lists:reverse(Rest);
-        Rev -> lists:reverse(Rev)
+    case lists:reverse(binary:split(S, <<"\n">>, [global])) of
+        [<<>> | Ended] -> lists:reverse([drop_cr(L) || L <- Ended]);
+        [Last | Ended] -> lists:reverse([Last | [drop_cr(L) || L <- Ended]])
+    end.
+
+drop_cr(L) ->
+    case byte_size(L) of
+        N when N > 0, binary_part(L, N - 1, 1) =:= <<"\r">> -> binary_part(L, 0, N - 1);
+        _ -> L
     end.
 %% A CR LF pair is one grapheme, so it is a separator of its own: without
 %% it a text with Windows line ends ran the words of two lines together.
 'words'(S) ->
     case plain(S) of
-        true -> binary:split(S, [<<" ">>, <<"\t">>, <<"\n">>], [global, trim_all]);
-        false -> string:lexemes(S, [$\s, $\t, $\n, $\r, [$\r, $\n]])
+        true -> binary:split(S, [<<" ">>, <<"\t">>, <<"\n">>, <<"\v">>, <<"\f">>], [global, trim_all]);
+        false -> string:lexemes(S, beamtalk_unicode:whitespace())
     end.
 
 %% A text of ASCII without CR: each grapheme is one byte, so splitting its

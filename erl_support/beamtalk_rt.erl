@@ -13,6 +13,16 @@ concat(A, B) when is_binary(A), is_binary(B) ->
     <<A/binary, B/binary>>;
 concat(A, B) when is_list(A) ->
     type_error('List', '++', B, "a List", <<"Type error in '++' on List">>);
+concat(A, B) when is_binary(A), is_integer(B), B >= 33, B =< 16#10FFFF,
+                  not (B >= 16#D800 andalso B =< 16#DFFF) ->
+    %% `s ++ $a`: a character literal is its code point (spec §7)
+    Char = unicode:characters_to_binary([B]),
+    N = integer_to_binary(B),
+    beamtalk_exception:raise(type_error, 'String', '++', <<"Type error in '++' on String">>,
+                             iolist_to_binary(["'++' expects a String argument; this one is ", N,
+                                               ", the code point of $", Char, " (a character literal is an "
+                                               "Integer): write the String ", beamtalk_print:print_string(Char),
+                                               ", or ", N, " asCharacter"]));
 concat(A, B) when is_binary(A) ->
     type_error('String', '++', B, "a String", <<"Type error in '++' on String">>);
 concat(A, _B) ->

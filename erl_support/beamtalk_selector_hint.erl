@@ -259,8 +259,8 @@ for_class('String', 'at:put:') ->
     <<"Strings are immutable values: build a new one with ++, take:, drop: or replaceAll:with:">>;
 for_class('Dictionary', 'add:') -> <<"at: key put: value answers a new Dictionary with the pair">>;
 for_class('Float', 'printString:') ->
-    <<"printString: prints an Integer in a base; to show a Float to 2 decimals, round it first: "
-      "(x roundTo: 0.01) printString">>;
+    <<"printString: prints an Integer in a base; to show a Float to 2 decimals: "
+      "x printShowingDecimalPlaces: 2">>;
 for_class(Label, Sel) when Sel =:= 'spawn:'; Sel =:= 'spawnWith' ->
     %% `Counter spawn: 5`: an actor starts from its state: defaults, or
     %% from a Dictionary of field values
@@ -302,7 +302,7 @@ elsewhere(S) when S =:= 'asSortedCollection'; S =:= 'asSortedCollection:'; S =:=
     <<"sort answers a new sorted List (sort: [:a :b | a <= b] with your own order)">>;
 elsewhere(S) when S =:= 'printShowingDecimalPlaces:'; S =:= 'printString:decimalPlaces:';
                   S =:= 'printOn:showingDecimalPlaces:' ->
-    <<"round first: (x roundTo: 0.01) printString shows a Float to 2 decimals">>;
+    <<"x printShowingDecimalPlaces: 2 shows a Number with 2 decimals">>;
 elsewhere('asArray') -> <<"make an Array with Array withAll: aList">>;
 elsewhere('first:') -> <<"take: n answers the first n elements">>;
 elsewhere('last:') -> <<"drop: c size - n answers the last n elements">>;

@@ -106,6 +106,20 @@ def test_render_keeps_tabs_aligned():
     assert text.splitlines()[2] == "  \t     ^"
 
 
+def test_render_aligns_the_caret_after_wide_and_combining_characters():
+    """A terminal shows CJK and emoji two columns wide and a combining mark
+    or ZWJ in none: the caret stood left of the error after `"日本語"`."""
+    src = 'x := "日本語" + .'
+    lines = render_diagnostic(diags(src)[0], src, "t.bt").splitlines()
+    assert lines[2] == "  " + " " * 16 + "^"   # 5 + quote + 3 * 2 + quote + " + "
+    src = 'y := "cafe\u0301 👨\u200d👩\u200d👧" + ]'
+    lines = render_diagnostic(diags(src)[0], src, "t.bt").splitlines()
+    assert lines[2] == "  " + " " * len('y := "cafe xxxxxx" + ') + "^"
+    # a wide token is underlined across its columns
+    d = Diagnostic("Unexpected character", Span(5, 7, 1, 6))
+    assert render_diagnostic(d, "x := 日本", "t.bt").splitlines()[2] == "       ^^^^"
+
+
 def test_render_hint():
     d = Diagnostic("Something", Span(0, 1, 1, 1), hint="try this")
     assert render_diagnostic(d, "x", "a.bt") == "a.bt:1:1: Something\n  x\n  ^\n  hint: try this"

@@ -327,6 +327,18 @@ def test_a_backslash_n_given_to_a_string_method_is_warned():
         assert len([x for x in ws if "holds a backslash" in x]) == 1, (code, ws)
 
 
+def test_a_backslash_n_as_python_s_separator_or_shown_line_is_warned():
+    """Python's `"\\n".join(lines)` written `"\\n" join: lines` (the separator
+    is the receiver) and `Transcript showCr: "a\\tb"` wrote a backslash and a
+    letter without a word (outsider check of text)."""
+    for code in ('ls := #("a"). "\\n" join: ls', 'Transcript showCr: "col1\\tcol2"',
+                 'Transcript display: "\\n"'):
+        ws = compile_input(code).warnings
+        assert len([x for x in ws if "holds a backslash" in x]) == 1, (code, ws)
+    w = compile_input('Transcript showCr: "a\\tb"').warnings[0]
+    assert "not a tab" in w and "put the tab itself between the quotes" in w, w
+
+
 def test_a_backslash_n_in_a_regex_or_elsewhere_is_not_warned():
     for code in ('t := "a". t splitRegex: "\\n\\n"', 't := "a". t matchesRegex: "^\\d+\\n"',
                  'Regex from: "\\n"', 't := "a". t split: "\\d"', 'x := "\\n". x',

@@ -30,8 +30,8 @@ from beamtalk_ws.syntax.unparse import unparse
 #: selectors whose String arguments are matched or written as they are
 _LITERAL_TEXT_SELECTORS = frozenset({
     "split:", "join:", "includesSubstring:", "replaceAll:with:", "replaceFirst:with:", "indexOf:",
-    "startsWith:", "endsWith:", "show:", "occurrencesOf:", "padLeft:with:", "padRight:with:",
-    "includes:", "at:put:"})
+    "startsWith:", "endsWith:", "show:", "showCr:", "display:", "occurrencesOf:", "padLeft:with:",
+    "padRight:with:", "includes:", "at:put:"})
 _LITERAL_TEXT_OPERATORS = frozenset({"++", "=", "=:=", "/=", "=="})
 _ESCAPE = re.compile(r"\\[ntr]")
 
@@ -56,6 +56,8 @@ def literal_warnings(items, out: list) -> None:
             if isinstance(node, ast.KeywordSend) and node.selector in _LITERAL_TEXT_SELECTORS:
                 for arg in node.arguments:
                     _escaped_string(arg, out)
+                if node.selector == "join:":  # Python's "\n".join(xs): the separator receives
+                    _escaped_string(node.receiver, out)
             elif isinstance(node, ast.Cascade):
                 _cascade_to_value(node, out)
             elif isinstance(node, ast.BinarySend) and node.selector in _LITERAL_TEXT_OPERATORS:
@@ -116,7 +118,7 @@ def _escaped_string(node, out) -> None:
         f'`"{shown}"` holds a backslash and the letter {letter}, not {what}: Beamtalk strings have no '
         f"escapes",
         node.span, severity="warning",
-        hint="put the line break itself between the quotes, split at line ends with `lines`, or use a "
+        hint=f"put the {what[2:]} itself between the quotes, split at line ends with `lines`, or use a "
              'regex, where \\n is a line break (`text splitRegex: "\\n\\n"` for blank-line groups)'))
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
@@ -33,6 +34,22 @@ def _line_bounds(source: str, offset: int):
 _LONG_LINE = 150
 
 
+def _columns(ch: str) -> int:
+    """How many terminal columns a character takes: CJK and emoji two, a
+    combining mark or a zero-width joiner none (so the caret stands under
+    the error also after `"日本語"` or an accent written as a mark)."""
+    if ch < "\u0300":
+        return 1
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def _blank(text: str) -> str:
+    """Spaces as wide as `text` shows, its tabs kept."""
+    return "".join(c if c == "\t" else " " * _columns(c) for c in text)
+
+
 def render_diagnostic(d: Diagnostic, source: str, filename: str = "<input>") -> str:
     """``file:line:col: message``, the source line, a caret/underline under the
     span (clipped to the first line) and an optional ``hint:`` line."""
@@ -54,8 +71,8 @@ def render_diagnostic(d: Diagnostic, source: str, filename: str = "<input>") -> 
                 line = source[lo:hi]
                 end = min(end, hi)
                 a = lo
-            lead = " " * len(before) + "".join(c if c == "\t" else " " for c in source[a:start])
-            width = max(1, end - start)
+            lead = " " * len(before) + _blank(source[a:start])
+            width = max(1, sum(_columns(c) for c in source[start:end]))
             out.append("  " + before + line + after)
             out.append("  " + lead + "^" * width)
     if d.hint:
