@@ -165,9 +165,35 @@ keyword_or_ident(Name) ->
 quote_string(Bin) ->
     case unicode:characters_to_binary(Bin, utf8, utf8) of
         Valid when is_binary(Valid) ->
-            <<$", (binary:replace(Bin, <<"\"">>, <<"\"\"">>, [global]))/binary, $">>;
+            case binary:match(Bin, controls()) of
+                nomatch ->
+                    <<$", (binary:replace(Bin, <<"\"">>, <<"\"\"">>, [global]))/binary, $">>;
+                _ ->
+                    bytes_text(Bin)
+            end;
         _ ->
-            iolist_to_binary(["<<", lists:join(", ", [integer_to_binary(B) || <<B>> <= Bin]), ">>"])
+            bytes_text(Bin)
+    end.
+
+%% A binary that is not text prints as its bytes, as the Erlang shell
+%% prints it: invalid UTF-8, or text holding a control character other
+%% than tab, newline and return.  Strings have no escapes (spec syntax
+%% §2.3), so such a String could not be shown in quotes honestly, and
+%% printed raw its ESC sequences would recolour or move the terminal
+%% (`Erlang erlang list_to_binary: #(27, 91, 51, 49, 109)`).
+bytes_text(Bin) ->
+    iolist_to_binary(["<<", lists:join(", ", [integer_to_binary(B) || <<B>> <= Bin]), ">>"]).
+
+%% C0 controls but tab, LF and CR; DEL; the C1 controls (U+0080-U+009F,
+%% which some terminals obey too), compiled once per node.
+controls() ->
+    case persistent_term:get(beamtalk_print_controls, undefined) of
+        undefined ->
+            P = binary:compile_pattern([<<C>> || C <- lists:seq(0, 31) ++ [127], C =/= 9, C =/= 10, C =/= 13]
+                                       ++ [<<16#C2, C>> || C <- lists:seq(16#80, 16#9F)]),
+            persistent_term:put(beamtalk_print_controls, P),
+            P;
+        P -> P
     end.
 
 print_list(L) -> iolist_to_binary(list_io(L)).
