@@ -88,3 +88,19 @@ def test_nothing_to_run_and_missing_files_are_explained(workspace, tmp_path):
     r = run_beamtalk(["run", "nope.bt", "--workspace", workspace.id], cwd=tmp_path)
     assert r.returncode == 1
     assert r.stderr.strip() == "Error: nope.bt: no such file"
+
+
+def test_what_an_actor_writes_for_a_cast_is_printed_in_order(workspace, tmp_path):
+    # `w work: 1!` is a cast: the actor's Transcript text is background text,
+    # which the interactive REPL shows as it comes; a run printed none of it
+    r = run_file(workspace, tmp_path, "cast.bt", """\
+Actor subclass: RunWorker
+  work: n => Transcript show: "working {n}"; cr. ^n
+  ping => ^#pong
+w := RunWorker spawn.
+w work: 1!
+w work: 2!
+Transcript show: "main {w ping}"; cr
+""")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "working 1\nworking 2\nmain pong\n"

@@ -12,7 +12,9 @@ both run:
   start class is.
 
 Only what the program writes reaches stdout (a checker may compare it); the
-value of the last statement is not printed.  The project's workspace keeps
+value of the last statement is not printed.  Transcript text written in the
+background while the program runs (an actor handling a `!` send) is
+printed too, as the interactive REPL shows it.  The project's workspace keeps
 running afterwards, as after `beamtalk run` in a package, and the session
 `run` keeps the script's variables for `beamtalk repl --session run`.
 """
@@ -89,6 +91,11 @@ async def run_file(args, open_client, idle_timeout) -> int:
             return await stdin_line() or None
 
         client.on_input = read_line
+        # Text an actor writes while handling a `!` send is background text
+        # (not this request's output): the interactive REPL shows it as it
+        # comes, and so does a run, in the order it arrives.
+        client.on_transcript = output
+        await client.subscribe_transcript()
         await client.clear()
         repl = Repl(client, filename=shown)
         if single is not None and not has_statements:
