@@ -308,6 +308,9 @@ async def cmd_run(args) -> int:
             return await stdin_line() or None
 
         client.on_input = read_line
+        # what actors write for a `!` send during start (background text), as the REPL shows it
+        client.on_transcript = output
+        await client.subscribe_transcript()
         loaded = await build_and_load(client, m, on_output=output)
         if not loaded.ok:
             print(loaded.text, file=sys.stderr)
