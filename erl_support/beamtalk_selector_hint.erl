@@ -352,6 +352,11 @@ elsewhere(S) when S =:= 'ifEmpty:'; S =:= 'ifNotEmpty:'; S =:= 'ifEmpty:ifNotEmp
     <<"test isEmpty: c isEmpty ifTrue: [...] ifFalse: [...]">>;
 elsewhere(S) when S =:= 'trimSeparators'; S =:= 'trimBoth' ->
     <<"a String answers trim (and trimLeft, trimRight)">>;
+elsewhere(S) when S =:= 'findFirst:'; S =:= 'findIndex:'; S =:= 'indexWhere:' ->
+    <<"the index of the first match: (1 to: c size) detect: [:i | (c at: i) > 4] ifNone: [0] "
+      "(indexOf: x finds an element)">>;
+elsewhere(S) when S =:= 'average'; S =:= 'mean'; S =:= 'avg' ->
+    <<"c sum / c size is the mean (a Float)">>;
 elsewhere('occurrencesOf:') ->
     <<"count the matches: (c select: [:x | x = item]) size">>;
 elsewhere('allButFirst') ->
