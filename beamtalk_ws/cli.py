@@ -103,10 +103,13 @@ def build_parser() -> argparse.ArgumentParser:
     bld.add_argument("file", nargs="?", metavar="PATH", help="a package directory to build, or a single .bt file (outside a package)")
     bld.add_argument("--force", action="store_true", help="rebuild even when nothing changed")
 
-    run = sub.add_parser("run", help="build the package and send start to its start class",
+    run = sub.add_parser("run", help="build the package and send start to its start class (or run FILE)",
                          description="Build the package, load it into the project's workspace (starting "
                                      "it if needed) and send `start` to the class of the manifest's start "
-                                     "file.  The workspace keeps running: attach with beamtalk repl.")
+                                     "file.  The workspace keeps running: attach with beamtalk repl.  "
+                                     "Given a FILE: run its statements (or send start to its class) in "
+                                     "the workspace of the current directory.")
+    run.add_argument("file", nargs="?", metavar="FILE", help="a .bt file to run instead of the package")
     _add_workspace_opts(run)
     run.add_argument("--watch", action="store_true", help="and have the workspace hot-reload src/ on every save")
 
@@ -283,6 +286,12 @@ async def cmd_run(args) -> int:
     from beamtalk_ws.repl.core import Repl
     from beamtalk_ws.repl.plain import stdin_line
 
+    if args.file:
+        from beamtalk_ws.repl.run_file import run_file
+        if args.watch:
+            raise PackageError("--watch reloads a package's src/: run FILE without it "
+                               "(or `beamtalk watch FILE` to reload the file on every save)")
+        return await run_file(args, open_client, idle_timeout_from(args))
     m = _manifest_or_error()
     if not m.start:
         start_class(m, None)  # the library error
@@ -301,6 +310,9 @@ async def cmd_run(args) -> int:
             return await stdin_line() or None
 
         client.on_input = read_line
+        # what actors write for a `!` send during start (background text), as the REPL shows it
+        client.on_transcript = output
+        await client.subscribe_transcript()
         loaded = await build_and_load(client, m, on_output=output)
         if not loaded.ok:
             print(loaded.text, file=sys.stderr)

@@ -171,7 +171,25 @@ plain(<<>>) -> true;
 plain(_) -> false.
 
 'asInteger'(S) ->
-    try binary_to_integer(string:trim(S)) catch _:_ -> nil end.
+    T = string:trim(S),
+    try binary_to_integer(T) catch _:_ -> radix_integer(T) end.
+
+%% `"16rFF"`: the radix form of an Integer literal (spec syntax 2.2), as
+%% Pharo's asNumber reads it; the way to read text in another base
+%% (`("16r" ++ hex) asInteger`).  A base outside 2..36 or a digit the
+%% base lacks answers nil, as any other text that is not a number.
+radix_integer(T) ->
+    case re:run(T, <<"^(-?)([0-9]+)r([0-9A-Za-z]+)$">>, [{capture, all_but_first, binary}]) of
+        {match, [Sign, B, Digits]} ->
+            Base = binary_to_integer(B),
+            try Base >= 2 andalso Base =< 36 andalso binary_to_integer(Digits, Base) of
+                false -> nil;
+                N when Sign =:= <<"-">> -> -N;
+                N -> N
+            catch _:_ -> nil
+            end;
+        _ -> nil
+    end.
 'asFloat'(S) ->
     T = string:trim(S),
     try binary_to_float(T)

@@ -257,6 +257,10 @@ for_class('List', 'contains:') ->
 for_class('String', 'contains:') -> <<"includesSubstring: \"text\" tests for a substring">>;
 for_class('String', 'at:put:') ->
     <<"Strings are immutable values: build a new one with ++, take:, drop: or replaceAll:with:">>;
+for_class('String class', Sel) when Sel =:= 'with:'; Sel =:= 'with:with:'; Sel =:= 'new:withAll:' ->
+    %% Pharo's `String with: $a`: a Character is its code point
+    <<"a String is built from Strings: \"h\", \"ab\" ++ \"c\", String withAll: #(\"a\", \"b\"); "
+      "from code points: #(104, 105) asString">>;
 for_class('Dictionary', 'add:') -> <<"at: key put: value answers a new Dictionary with the pair">>;
 for_class('Float', 'printString:') ->
     <<"printString: prints an Integer in a base; to show a Float to 2 decimals: "
@@ -338,12 +342,21 @@ elsewhere('quo:') -> <<"div: truncates toward zero (7 div: 2 is 3); % is the rem
 elsewhere('to:collect:') ->
     <<"(1 to: 3) is an Interval: (1 to: 3) collect: [:i | ...] answers a List">>;
 elsewhere('copyFrom:to:') ->
-    <<"a List answers from: start to: end; a String (s drop: start - 1) take: end - start + 1">>;
+    <<"from: start to: end answers the elements (or characters) from start to end">>;
+elsewhere(S) when S =:= 'readFrom:radix:'; S =:= 'readFrom:base:'; S =:= 'asIntegerRadix:';
+                  S =:= 'asNumberRadix:'; S =:= 'asIntegerBase:' ->
+    <<"read text in another base in the radix form of an Integer literal: (\"16r\" ++ \"ff\") asInteger "
+      "is 255 (255 printString: 16 writes \"FF\")">>;
 elsewhere(S) when S =:= 'ifEmpty:'; S =:= 'ifNotEmpty:'; S =:= 'ifEmpty:ifNotEmpty:';
                   S =:= 'ifNotEmpty:ifEmpty:' ->
     <<"test isEmpty: c isEmpty ifTrue: [...] ifFalse: [...]">>;
 elsewhere(S) when S =:= 'trimSeparators'; S =:= 'trimBoth' ->
     <<"a String answers trim (and trimLeft, trimRight)">>;
+elsewhere(S) when S =:= 'findFirst:'; S =:= 'findIndex:'; S =:= 'indexWhere:' ->
+    <<"the index of the first match: (1 to: c size) detect: [:i | (c at: i) > 4] ifNone: [0] "
+      "(indexOf: x finds an element)">>;
+elsewhere(S) when S =:= 'average'; S =:= 'mean'; S =:= 'avg' ->
+    <<"c sum / c size is the mean (a Float)">>;
 elsewhere('occurrencesOf:') ->
     <<"count the matches: (c select: [:x | x = item]) size">>;
 elsewhere('allButFirst') ->

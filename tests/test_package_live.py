@@ -407,3 +407,18 @@ def test_a_file_outside_the_current_directory_is_named_by_its_absolute_path(tmp_
     elsewhere = tmp_path / "other" / "y.bt"
     assert as_typed(str(elsewhere)) == str(elsewhere)
     assert as_typed("src/z.bt") == "src/z.bt"
+
+
+def test_run_prints_what_actors_write_for_casts_during_start(workspace, tmp_path):
+    """`start` that casts to an actor (`w work: 1!`): the actor's Transcript
+    text is background text; the interactive REPL shows it, `beamtalk run`
+    printed none of it."""
+    root = new_package(tmp_path, "cast_app")
+    (root / "src" / "main.bt").write_text(
+        "Object subclass: CastMain\n  class start =>\n    w := CastWorker spawn.\n    w work: 1!\n"
+        "    Transcript show: \"main {w ping}\"; cr\n")
+    (root / "src" / "cast_worker.bt").write_text(
+        "Actor subclass: CastWorker\n  work: n => Transcript show: \"working {n}\"; cr. ^n\n  ping => ^#pong\n")
+    r = run_beamtalk(["run", "--workspace", workspace.id], cwd=root, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[:2] == ["working 1", "main pong"]

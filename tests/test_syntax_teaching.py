@@ -544,3 +544,18 @@ def test_a_misspelt_class_header_is_named_not_the_method_below_it(header, shown)
     assert d.message == f"`{shown}` does not make a class header"
     assert (d.span.line, d.span.col) == (1, 8)
     assert d.hint == "a class header is `Superclass subclass: Name` (`subclass:` in lower case, with its colon)"
+
+
+# ------------------------------------------------------------ match: arms separated by periods
+@pytest.mark.parametrize("src", ["st match: [#red -> #green. #green -> #red]",
+                                 "st match: [#red -> #green. _ -> #red]",
+                                 "st match: [#red -> #green.\n  #green -> #red]"])
+def test_match_arms_separated_by_a_period_say_to_use_a_semicolon(src):
+    # a Pharo habit: `.` ends a statement, but match: arms are separated by
+    # `;` or a new line (spec syntax §3.2); the error names the way
+    d = first(src)
+    assert d.message == "Expected ']' to close match"
+    assert src[d.span.start:d.span.end] == "."
+    assert d.hint == "match: arms are separated by `;` or a new line, not `.`: `[#red -> 1; _ -> 2]`"
+    # what the hint says parses
+    parse("st match: [#red -> #green; #green -> #red]")

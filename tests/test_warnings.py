@@ -456,3 +456,28 @@ def test_a_kept_or_unknown_mutator_answer_is_not_warned():
     assert compile_input("d := #{}. d := d at: 1 put: 2. d").warnings == []
     assert compile_input("d := #{}. d at: 1 put: 2").warnings == []          # the value of the input
     assert compile_input("acc add: 3. acc", frozenset({"acc"})).warnings == []  # maybe an actor
+
+
+def test_tuple_patterns_matched_against_a_list_literal_are_warned():
+    """`#(state, ev) match: [{#closed, #open} -> ...; _ -> state]`: `#( )` is
+    a List and a `{ }` pattern matches only a Tuple (spec syntax §4), so
+    every tuple arm is skipped and the wildcard answers: a state machine
+    that silently never moved (probe-rosetta)."""
+    code = "ev := #open.\n#(#closed, ev) match: [{#closed, #open} -> #opened; {_, _} -> #two; _ -> #same]"
+    c = compile_input(code)
+    assert len(c.warnings) == 1, c.warnings
+    w = c.warnings[0]
+    assert w.startswith("<input>:2:24: warning: `#( )` is a List, and a `{ }` pattern matches only a Tuple: "
+                        "this match: never takes its tuple arms")
+    assert "(Tuple withAll: #(#closed, ev)) match: [...]" in w
+    for code in ("(Tuple withAll: #(1, 2)) match: [{a, b} -> a; _ -> 0]", "#(1) match: [_ -> 0]",
+                 "x := 3. x match: [{a, b} -> a; _ -> 0]"):
+        assert compile_input(code).warnings == [], code
+
+
+async def test_a_list_against_tuple_patterns_still_answers_what_the_spec_says(repl):
+    out = await repl.evaluate("#(1, 2) match: [{a, b} -> a + b; _ -> 0]")
+    assert out.ok and out.text == "0"
+    assert out.warnings and "matches only a Tuple" in out.warnings[0]
+    out = await repl.evaluate("(Tuple withAll: #(1, 2)) match: [{a, b} -> a + b; _ -> 0]")
+    assert out.ok and out.text == "3" and out.warnings == []

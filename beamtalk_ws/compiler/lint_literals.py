@@ -16,7 +16,11 @@ puzzle programs silently wrong when probed:
   same receiver, and a collection is a value (spec stdlib §4: "→ new X"),
   so the Set of the answer is the empty one; only receivers that are
   plainly a new collection (a literal, `Set new`, `List withAll: …`) are
-  warned."""
+  warned.
+* `#(state, ev) match: [{#closed, #open} -> …; _ -> state]`: `#( )` is a
+  List and a `{ }` pattern matches only a Tuple (spec syntax §4), so the
+  tuple arms are never taken and the wildcard answers; a state machine
+  written this way silently never moves."""
 
 from __future__ import annotations
 
@@ -60,6 +64,8 @@ def literal_warnings(items, out: list) -> None:
                     _escaped_string(node.receiver, out)
             elif isinstance(node, ast.Cascade):
                 _cascade_to_value(node, out)
+            elif isinstance(node, ast.Match) and isinstance(node.subject, ast.ListLit):
+                _list_against_tuples(node, out)
             elif isinstance(node, ast.BinarySend) and node.selector in _LITERAL_TEXT_OPERATORS:
                 _escaped_string(node.receiver, out)
                 _escaped_string(node.argument, out)
@@ -157,3 +163,13 @@ def _cascade_to_value(node, out) -> None:
         f"`{building[0].selector}` answers a new {cls}, which the cascade drops",
         node.receiver.span, severity="warning",
         hint=f"chain the sends instead: `{chain}`; each answers the {cls} the next one builds on"))
+
+
+def _list_against_tuples(node, out) -> None:
+    tuples = [arm.pattern for arm in node.arms if isinstance(arm.pattern, ast.TuplePattern)]
+    if not tuples:
+        return
+    out.append(Diagnostic(
+        "`#( )` is a List, and a `{ }` pattern matches only a Tuple: this match: never takes its tuple arms",
+        tuples[0].span, severity="warning",
+        hint=f"match a Tuple: `(Tuple withAll: {unparse(node.subject)}) match: [...]`"))

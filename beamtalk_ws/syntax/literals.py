@@ -35,6 +35,7 @@ from .cursor import (
     K_INT,
     K_KEYWORD,
     K_LBRACE,
+    K_PERIOD,
     K_LBRACKET,
     K_PIPE,
     K_RBRACE,
@@ -282,6 +283,10 @@ class LiteralParser(ExpressionParser):
                 break
             if self.NL[self.i] and k is not K_EOF:
                 continue
+            if k is K_PERIOD:
+                # Pharo's statement separator: arms are separated by `;` or a new line (spec syntax §3.2)
+                self.error("Expected ']' to close match", hint="match: arms are separated by `;` or a new "
+                           "line, not `.`: `[#red -> 1; _ -> 2]`")
             if k is K_ASSIGN:
                 # spec syntax §4: an arm body is keyword-level
                 self.error("Expected ']' to close match", hint="an arm's body is one expression without "
