@@ -342,7 +342,7 @@ collection_or_charlist_hint(R, Args) ->
             Shown = lists:join(" or ", [["`", charlist_example(S), " asCharlist`"]
                                         || S <- lists:sublist(distinct(Strings), 3)]),
             {explain, iolist_to_binary(["This Erlang function may want a charlist where a String was given: pass ",
-                                        Shown, "; turn a charlist it answers into a String with `aList asString`."])};
+                                        Shown, "; turn a charlist it answers into a String with `String withAll: aList`."])};
         {[], []} -> {explain, nil}
     end.
 

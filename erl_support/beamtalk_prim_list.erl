@@ -106,35 +106,11 @@ index_of([Y | T], X, I) -> case Y == X of true -> I; false -> index_of(T, X, I +
         false -> lists:sublist(L, A1, B1 - A1 + 1)
     end.
 'asList'(L) -> L.
-%% A charlist that Erlang answered (a non-empty list of printable code
-%% points) as the String it stands for; any other list as its printString,
-%% which is what Collection answers (stdlib spec: asString = printString).
-%% A deep one counts too: io_lib:format answers `[["4","2"]]`-shaped lists.
-'asString'(L) ->
-    case L =/= [] andalso io_lib:printable_unicode_list(L) of
-        true -> unicode:characters_to_binary(L);
-        false ->
-            case deep_charlist(L) of
-                {true, Flat} -> unicode:characters_to_binary(Flat);
-                false -> beamtalk_print:print_string(L)
-            end
-    end.
-
-deep_charlist(L) ->
-    try deep_charlist_of(L)
-    catch error:_ -> false       % an improper list from Erlang
-    end.
-
-deep_charlist_of(L) ->
-    case lists:any(fun is_list/1, L) andalso io_lib:deep_unicode_char_list(L) of
-        true ->
-            Flat = lists:flatten(L),
-            case Flat =/= [] andalso io_lib:printable_unicode_list(Flat) of
-                true -> {true, Flat};
-                false -> false
-            end;
-        false -> false
-    end.
+%% Its printString, as every Collection answers (stdlib spec: asString =
+%% printString), whatever its elements: `#(90, 85, 100) asString` is
+%% "#(90, 85, 100)", not the text those code points spell.  A charlist
+%% Erlang answered becomes its String with `String withAll: aList`.
+'asString'(L) -> beamtalk_print:print_string(L).
 'join'(L) -> iolist_to_binary([beamtalk_print:display_string(X) || X <- L]).
 'join:'(_L, Sep) when not is_binary(Sep) -> type('join:', Sep, "a String");
 'join:'(L, Sep) -> iolist_to_binary(lists:join(Sep, [beamtalk_print:display_string(X) || X <- L])).

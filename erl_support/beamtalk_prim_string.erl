@@ -267,12 +267,19 @@ type(S, Sel, Arg) ->
 %%% Building, padding, plain replacement
 %%% ---------------------------------------------------------------------
 
-%% @doc `String withAll: #("a", "b")`: the strings joined.
-%% Only Strings: a List of Integers would make bytes, not text.
+%% @doc `String withAll: #("a", "b")`: the strings joined; code points
+%% (a Character is its code point) are their characters, so a charlist that
+%% Erlang answered, deep ones too (`io_lib:format`), is its String:
+%% `String withAll: #(104, 105)` is "hi".  Each Integer is a code point, never
+%% a byte, so the answer is always text.
 'class withAll:'(_Cls, L) when is_list(L) ->
     case lists:all(fun is_binary/1, L) of
         true -> iolist_to_binary(L);
-        false -> erlang:error(function_clause, [_Cls, L])
+        false ->
+            case catch unicode:characters_to_binary(L) of
+                B when is_binary(B) -> B;
+                _ -> erlang:error(function_clause, [_Cls, L])
+            end
     end.
 
 'replaceFirst:with:'(S, Old, New) when is_binary(Old), Old =/= <<>>, is_binary(New) ->

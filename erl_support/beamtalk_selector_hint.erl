@@ -260,7 +260,7 @@ for_class('String', 'at:put:') ->
 for_class('String class', Sel) when Sel =:= 'with:'; Sel =:= 'with:with:'; Sel =:= 'new:withAll:' ->
     %% Pharo's `String with: $a`: a Character is its code point
     <<"a String is built from Strings: \"h\", \"ab\" ++ \"c\", String withAll: #(\"a\", \"b\"); "
-      "from code points: #(104, 105) asString">>;
+      "from code points: String withAll: #(104, 105)">>;
 for_class('Dictionary', 'add:') -> <<"at: key put: value answers a new Dictionary with the pair">>;
 for_class('Float', 'printString:') ->
     <<"printString: prints an Integer in a base; to show a Float to 2 decimals: "

@@ -253,12 +253,15 @@ async def test_actor_where_erlang_wants_a_pid_is_one_readable_hint(repl):
 async def test_charlist_hint_and_conversions(repl):
     out = await repl.evaluate('Erlang os getenv: "HOME"')
     assert not out.ok
-    assert '"HOME" asCharlist' in out.text and "aList asString" in out.text
-    home = await repl.evaluate('(Erlang os getenv: "HOME" asCharlist) asString')
+    assert '"HOME" asCharlist' in out.text and "String withAll: aList" in out.text
+    home = await repl.evaluate('String withAll: (Erlang os getenv: "HOME" asCharlist)')
     assert home.ok and home.text.startswith('"/')
     assert (await repl.evaluate('"hé" asCharlist')).text == "#(104, 233)"
-    assert (await repl.evaluate("#(104, 105) asString")).text == '"hi"'
-    # a List that is no printable charlist keeps Collection's asString (printString)
+    assert (await repl.evaluate('String withAll: "hé" asCharlist')).text == '"hé"'
+    assert (await repl.evaluate("String withAll: #(104, 105)")).text == '"hi"'
+    # every List's asString is Collection's (printString, spec stdlib §4),
+    # also a list of printable code points: scores are not text
+    assert (await repl.evaluate("#(90, 85, 100) asString")).text == '"#(90, 85, 100)"'
     assert (await repl.evaluate("#(1, 2) asString")).text == '"#(1, 2)"'
     assert (await repl.evaluate("#() asString")).text == '"#()"'
     assert (await repl.evaluate("#(#a) asString")).text == '"#(#a)"'
@@ -288,7 +291,7 @@ async def test_an_actor_maps_its_erlang_call_errors_for_the_caller(repl):
     assert not out.ok
     assert out.text.startswith("ERROR: #TypeError\n  Module: os\n  Function: getenv/1")
     assert "asCharlist" in out.text
-    assert (await repl.evaluate('(r read: "HOME" asCharlist) asString')).ok
+    assert (await repl.evaluate('String withAll: (r read: "HOME" asCharlist)')).ok
 
 
 async def test_long_reasons_are_shortened_with_the_whole_term_in_details(repl):
