@@ -48,6 +48,9 @@
 -define(CK, '$beamtalk_class').
 -define(STACK, '$bt_handlers').
 -define(ACTIVE, '$bt_active_handlers').
+%% {?OUTER, FrameId}: the handler frames outside a running handler's on:do:
+%% (where its `e outer` searches).
+-define(OUTER, '$bt_outer_handlers').
 
 %%% ---------------------------------------------------------------------
 %%% Making and raising
@@ -203,10 +206,24 @@ prepare_signal(#{?CK := Class, error := Rec} = Ex) ->
     %% it is (spec §5.2), so an interop error keeps the seed's fields only.
     Rec1 = case {maps:get(kind, Rec, signal), maps:get(message, Rec, nil)} of
                {signal, M} when M =:= nil; M =:= undefined ->
-                   Rec#{message => atom_to_binary(Class, utf8)};
+                   Rec#{message => own_message_text(Ex, Class)};
                _ -> Rec
            end,
     Ex#{error => Rec1}.
+
+%% A subclass that overrides `messageText` (Pharo's way of giving an error
+%% its text, `^'need ', self.need printString`) names the message of a
+%% fresh signal, so the REPL's error block shows it; the class name when it
+%% does not, or when the override fails.  The override runs with no
+%% handlers around it: an error inside it is not for the caller's on:do:.
+own_message_text(Ex, Class) ->
+    Saved = erase(?STACK),
+    try beamtalk_send:send(Ex, messageText, []) of
+        T when is_binary(T) -> T;
+        _ -> atom_to_binary(Class, utf8)
+    catch _:_ -> atom_to_binary(Class, utf8)
+    after restore(?STACK, Saved)
+    end.
 
 search([], Ex, _SigId) ->
     erlang:error(Ex#{'$bt_searched' => true});
@@ -217,6 +234,7 @@ search([{FId, Filter, Handler} | Outer], Ex, SigId) ->
             Ctx = #{frame => FId, mode => signal, signal => SigId},
             Saved = get(?STACK),
             put(?STACK, Outer),
+            put({?OUTER, FId}, Outer),
             push_active(FId),
             Outcome =
                 try call_handler(Handler, with_ctx(Ex, Ctx)) of
@@ -231,6 +249,7 @@ search([{FId, Filter, Handler} | Outer], Ex, SigId) ->
                         end
                 after
                     restore(?STACK, Saved),
+                    erase({?OUTER, FId}),
                     pop_active(FId)
                 end,
             case Outcome of
@@ -271,10 +290,22 @@ pass(Ex) ->
             end
     end.
 
-%% @doc `e outer`: like pass for our purposes (the outer handler's
-%% resume: answers at the signal point).
+%% @doc `e outer` (Pharo): offer a signalled exception to the handlers
+%% outside this one's on:do:, as a signal of its own made here, so an outer
+%% `resume: v` makes `e outer` answer v and this handler goes on (`pass`
+%% would resume at the original signal); an outer return unwinds to that
+%% handler's on:do:.  An unwound (non-resumable) exception has nowhere to
+%% resume, so there it is `pass`.
 outer(Ex) ->
-    pass(Ex).
+    case maps:find('$bt_ctx', Ex) of
+        error -> signal(Ex);
+        {ok, _} ->
+            case handler_ctx(Ex, outer) of
+                #{mode := signal, frame := FId} ->
+                    search(stack_of(get({?OUTER, FId})), clean(Ex), make_ref());
+                _ -> pass(Ex)
+            end
+    end.
 
 %% @doc `e resume: v`: the signal expression answers v.
 resume(Ex, V) ->
