@@ -313,11 +313,23 @@ resume(Ex, V) ->
         #{mode := signal, signal := SigId} ->
             throw({'$bt_ex_resume', SigId, V});
         #{mode := unwound} ->
-            raise(runtime_error, maps:get(?CK, Ex), 'resume:',
-                  iolist_to_binary(["Cannot resume: ", message_text(Ex),
-                                    " is not resumable"]),
-                  <<"Only exceptions raised with signal or signal: can be resumed; "
-                    "use retry or return: instead">>)
+            case maps:get(kind, record(Ex), undefined) of
+                signal ->
+                    %% signalled in an actor's method (or another process):
+                    %% it crossed as a reply, with nothing left to resume
+                    raise(runtime_error, maps:get(?CK, Ex), 'resume:',
+                          iolist_to_binary(["Cannot resume: ", message_text(Ex),
+                                            " was signalled in another process"]),
+                          <<"An exception signalled in an actor's method reaches the caller's handler "
+                            "after that method has ended: resume it in an on:do: inside the method, "
+                            "or use retry or return: here">>);
+                _ ->
+                    raise(runtime_error, maps:get(?CK, Ex), 'resume:',
+                          iolist_to_binary(["Cannot resume: ", message_text(Ex),
+                                            " is not resumable"]),
+                          <<"Only exceptions raised with signal or signal: can be resumed; "
+                            "use retry or return: instead">>)
+            end
     end.
 
 handler_ctx(Ex, Sel) ->

@@ -96,6 +96,23 @@ async def test_an_uncaught_error_from_a_loaded_file_says_where_it_was_raised(rep
     assert text.endswith("  Location: FrameActor2>>boom (frame_actor2.bt:4)"), text
 
 
+BLOCKY = """\
+Object subclass: BlockyCalc
+  run => ^[1 / 0] ensure: [nil]
+  class run => ^#(0) collect: [:x | 1 / x]
+"""
+
+
+async def test_the_location_of_an_error_in_a_block_of_a_method_reads_as_in_pharo(repl, tmp_path):
+    path = tmp_path / "blocky_calc.bt"
+    path.write_text(BLOCKY)
+    await repl.evaluate(f":load {path}")
+    text = await err(repl, "BlockyCalc new run")
+    assert text.endswith("  Location: [] in BlockyCalc>>run (blocky_calc.bt:2)"), text
+    text = await err(repl, "BlockyCalc run")
+    assert text.endswith("  Location: [] in BlockyCalc class>>run (blocky_calc.bt:3)"), text
+
+
 async def test_an_error_typed_at_the_repl_has_no_location_line(repl):
     text = await err(repl, "1 / 0")
     assert "Location" not in text, text
