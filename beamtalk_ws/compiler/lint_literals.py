@@ -16,7 +16,8 @@ puzzle programs silently wrong when probed:
   same receiver, and a collection is a value (spec stdlib §4: "→ new X"),
   so the Set of the answer is the empty one; only receivers that are
   plainly a new collection (a literal, `Set new`, `List withAll: …`) are
-  warned."""
+  warned.  Pharo's `MyError new messageText: 'x'; signal` is the same slip
+  with an exception (a value too): the signal raises the one without text."""
 
 from __future__ import annotations
 
@@ -138,6 +139,7 @@ def _collection_class(node):
 
 
 def _cascade_to_value(node, out) -> None:
+    _cascade_to_exception(node, out)
     cls = _collection_class(node.receiver)
     if cls is None:
         return
@@ -155,3 +157,21 @@ def _cascade_to_value(node, out) -> None:
         f"`{building[0].selector}` answers a new {cls}, which the cascade drops",
         node.receiver.span, severity="warning",
         hint=f"chain the sends instead: `{chain}`; each answers the {cls} the next one builds on"))
+
+
+def _cascade_to_exception(node, out) -> None:
+    """`Error new messageText: "x"; signal`: only `messageText:` before a
+    `signal` in one cascade is warned (no other value answers both)."""
+    sels = [m.selector for m in node.messages]
+    if "messageText:" not in sels:
+        return
+    at = sels.index("messageText:")
+    if not any(s in ("signal", "signal:", "pass", "outer") for s in sels[at + 1:]):
+        return
+    text = unparse(node.messages[at].arguments[0])
+    recv = unparse(node.receiver)
+    out.append(Diagnostic(
+        "every message of this cascade goes to the same exception, and an exception is an immutable "
+        "value: `messageText:` answers a copy with the text, and `signal` raises the one without it",
+        node.receiver.span, severity="warning",
+        hint=f"write `{recv} signal: {text}` (or `({recv} messageText: {text}) signal`)"))
