@@ -211,19 +211,30 @@ prepare_signal(#{?CK := Class, error := Rec} = Ex) ->
            end,
     Ex#{error => Rec1}.
 
-%% A subclass that overrides `messageText` (Pharo's way of giving an error
-%% its text, `^'need ', self.need printString`) names the message of a
+%% A subclass that overrides `messageText` or `description` (Pharo's ways
+%% of giving an error its text, `^'need ', self.need printString`) names the message of a
 %% fresh signal, so the REPL's error block shows it; the class name when it
 %% does not, or when the override fails.  The override runs with no
 %% handlers around it: an error inside it is not for the caller's on:do:.
 own_message_text(Ex, Class) ->
+    Name = atom_to_binary(Class, utf8),
     Saved = erase(?STACK),
-    try beamtalk_send:send(Ex, messageText, []) of
-        T when is_binary(T) -> T;
-        _ -> atom_to_binary(Class, utf8)
-    catch _:_ -> atom_to_binary(Class, utf8)
+    try
+        %% Pharo's messageText falls back on description: an override of
+        %% either one names the message
+        case own_text(Ex, messageText) of
+            Name -> own_text(Ex, description);
+            T -> T
+        end
+    of
+        T1 when is_binary(T1) -> T1;
+        _ -> Name
+    catch _:_ -> Name
     after restore(?STACK, Saved)
     end.
+
+own_text(Ex, Sel) ->
+    beamtalk_send:send(Ex, Sel, []).
 
 search([], Ex, _SigId) ->
     erlang:error(Ex#{'$bt_searched' => true});
