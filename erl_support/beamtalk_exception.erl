@@ -218,7 +218,13 @@ prepare_signal(#{?CK := Class, error := Rec} = Ex) ->
 %% handlers around it: an error inside it is not for the caller's on:do:.
 own_message_text(Ex, Class) ->
     Name = atom_to_binary(Class, utf8),
-    Saved = erase(?STACK),
+    case get('$bt_own_text') of
+        true -> Name;                     % an override that signals itself
+        _ -> own_message_text(Ex, Name, erase(?STACK))
+    end.
+
+own_message_text(Ex, Name, Saved) ->
+    put('$bt_own_text', true),
     try
         %% Pharo's messageText falls back on description: an override of
         %% either one names the message
@@ -230,7 +236,9 @@ own_message_text(Ex, Class) ->
         T1 when is_binary(T1) -> T1;
         _ -> Name
     catch _:_ -> Name
-    after restore(?STACK, Saved)
+    after
+        restore(?STACK, Saved),
+        erase('$bt_own_text')
     end.
 
 own_text(Ex, Sel) ->
