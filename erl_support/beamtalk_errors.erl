@@ -159,18 +159,53 @@ kind_class(erlang_throw) -> 'ThrowError';
 kind_class(_) -> 'Error'.
 
 %% @doc The REPL's error block: `ERROR: #Class` then indented fields that
-%% are present, in the order Message, Module, Function, Reason, Hint.
+%% are present, in the order Message, Module, Function, Reason, Hint,
+%% Location.
 -spec format(map()) -> binary().
-format(#{?CLASS_KEY := ExClass, error := Rec}) ->
+format(#{?CLASS_KEY := ExClass, error := Rec} = Ex) ->
     Details = maps:get(details, Rec, #{}),
     Fields = [{<<"Message">>, maps:get(message, Rec, nil)},
               {<<"Module">>, maps:get(module, Details, nil)},
               {<<"Function">>, maps:get(function, Details, nil)},
               {<<"Reason">>, maps:get(reason_text, Details, nil)},
               {<<"Hint">>, maps:get(hint, Rec, nil)}],
-    Lines = [["\n  ", Name, ": ", field_text(V)] || {Name, V} <- Fields,
+    Lines = [["\n  ", Name, ": ", field_text(V)] || {Name, V} <- Fields ++ [{<<"Location">>, location(Ex)}],
                                                     V =/= nil, V =/= undefined],
     iolist_to_binary(["ERROR: #", atom_to_binary(ExClass, utf8) | Lines]).
+
+%% Where an error raised in a loaded class happened: the method and the
+%% `.bt` file and line of the first frame of a user class (a traceback's
+%% last line), `Calc class>>level3: (calc.bt:4)`; in a block of a method,
+%% as Pharo says it, `[] in Calc>>run (calc.bt:5)`.  Errors of input typed
+%% at the REPL, and of the runtime and the stdlib alone, have none: the
+%% input itself is the place.
+location(#{stacktrace := Stack}) ->
+    try beamtalk_test_location:user_frame(Stack) of
+        nil -> nil;
+        Frame0 ->
+            {InBlock, Frame} = enclosing(Frame0),
+            #{method := M, side := Side, receiverClass := C} = Fr = beamtalk_prim_stack_frame:frame(Frame),
+            Owner = case C of nil -> maps:get(moduleName, Fr); _ -> C end,
+            iolist_to_binary([InBlock, atom_to_binary(Owner, utf8),
+                              case Side of class -> " class"; _ -> "" end,
+                              ">>", atom_to_binary(M, utf8),
+                              " (", beamtalk_prim_stack_frame:sourceLocation(Fr), ")"])
+    catch _:_ -> nil
+    end;
+location(_) ->
+    nil.
+
+%% A block is an Erlang fun named after the function that holds it
+%% (`-sel/N-fun-K-`, `-$d/3-anonymous-K-` in a value class's dispatch):
+%% the frame of that function, at the block's line, names the method.
+enclosing({M, F, _A, Loc} = Frame) ->
+    case re:run(atom_to_binary(F, utf8), <<"^-(.+)/([0-9]+)-(?:fun|anonymous)-[0-9]+-$">>,
+                [{capture, all_but_first, binary}, unicode]) of
+        {match, [Parent, Arity]} ->
+            {"[] in ", {M, binary_to_atom(Parent, utf8), binary_to_integer(Arity), Loc}};
+        nomatch ->
+            {"", Frame}
+    end.
 
 field_text(V) when is_binary(V) -> V;
 field_text(V) when is_atom(V) -> atom_to_binary(V, utf8);

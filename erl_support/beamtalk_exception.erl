@@ -48,6 +48,9 @@
 -define(CK, '$beamtalk_class').
 -define(STACK, '$bt_handlers').
 -define(ACTIVE, '$bt_active_handlers').
+%% {?OUTER, FrameId}: the handler frames outside a running handler's on:do:
+%% (where its `e outer` searches).
+-define(OUTER, '$bt_outer_handlers').
 
 %%% ---------------------------------------------------------------------
 %%% Making and raising
@@ -203,10 +206,43 @@ prepare_signal(#{?CK := Class, error := Rec} = Ex) ->
     %% it is (spec §5.2), so an interop error keeps the seed's fields only.
     Rec1 = case {maps:get(kind, Rec, signal), maps:get(message, Rec, nil)} of
                {signal, M} when M =:= nil; M =:= undefined ->
-                   Rec#{message => atom_to_binary(Class, utf8)};
+                   Rec#{message => own_message_text(Ex, Class)};
                _ -> Rec
            end,
     Ex#{error => Rec1}.
+
+%% A subclass that overrides `messageText` or `description` (Pharo's ways
+%% of giving an error its text, `^'need ', self.need printString`) names the message of a
+%% fresh signal, so the REPL's error block shows it; the class name when it
+%% does not, or when the override fails.  The override runs with no
+%% handlers around it: an error inside it is not for the caller's on:do:.
+own_message_text(Ex, Class) ->
+    Name = atom_to_binary(Class, utf8),
+    case get('$bt_own_text') of
+        true -> Name;                     % an override that signals itself
+        _ -> own_message_text(Ex, Name, erase(?STACK))
+    end.
+
+own_message_text(Ex, Name, Saved) ->
+    put('$bt_own_text', true),
+    try
+        %% Pharo's messageText falls back on description: an override of
+        %% either one names the message
+        case own_text(Ex, messageText) of
+            Name -> own_text(Ex, description);
+            T -> T
+        end
+    of
+        T1 when is_binary(T1) -> T1;
+        _ -> Name
+    catch _:_ -> Name
+    after
+        restore(?STACK, Saved),
+        erase('$bt_own_text')
+    end.
+
+own_text(Ex, Sel) ->
+    beamtalk_send:send(Ex, Sel, []).
 
 search([], Ex, _SigId) ->
     erlang:error(Ex#{'$bt_searched' => true});
@@ -217,6 +253,7 @@ search([{FId, Filter, Handler} | Outer], Ex, SigId) ->
             Ctx = #{frame => FId, mode => signal, signal => SigId},
             Saved = get(?STACK),
             put(?STACK, Outer),
+            put({?OUTER, FId}, Outer),
             push_active(FId),
             Outcome =
                 try call_handler(Handler, with_ctx(Ex, Ctx)) of
@@ -231,6 +268,7 @@ search([{FId, Filter, Handler} | Outer], Ex, SigId) ->
                         end
                 after
                     restore(?STACK, Saved),
+                    erase({?OUTER, FId}),
                     pop_active(FId)
                 end,
             case Outcome of
@@ -271,10 +309,22 @@ pass(Ex) ->
             end
     end.
 
-%% @doc `e outer`: like pass for our purposes (the outer handler's
-%% resume: answers at the signal point).
+%% @doc `e outer` (Pharo): offer a signalled exception to the handlers
+%% outside this one's on:do:, as a signal of its own made here, so an outer
+%% `resume: v` makes `e outer` answer v and this handler goes on (`pass`
+%% would resume at the original signal); an outer return unwinds to that
+%% handler's on:do:.  An unwound (non-resumable) exception has nowhere to
+%% resume, so there it is `pass`.
 outer(Ex) ->
-    pass(Ex).
+    case maps:find('$bt_ctx', Ex) of
+        error -> signal(Ex);
+        {ok, _} ->
+            case handler_ctx(Ex, outer) of
+                #{mode := signal, frame := FId} ->
+                    search(stack_of(get({?OUTER, FId})), clean(Ex), make_ref());
+                _ -> pass(Ex)
+            end
+    end.
 
 %% @doc `e resume: v`: the signal expression answers v.
 resume(Ex, V) ->
@@ -282,11 +332,23 @@ resume(Ex, V) ->
         #{mode := signal, signal := SigId} ->
             throw({'$bt_ex_resume', SigId, V});
         #{mode := unwound} ->
-            raise(runtime_error, maps:get(?CK, Ex), 'resume:',
-                  iolist_to_binary(["Cannot resume: ", message_text(Ex),
-                                    " is not resumable"]),
-                  <<"Only exceptions raised with signal or signal: can be resumed; "
-                    "use retry or return: instead">>)
+            case maps:get(kind, record(Ex), undefined) of
+                signal ->
+                    %% signalled in an actor's method (or another process):
+                    %% it crossed as a reply, with nothing left to resume
+                    raise(runtime_error, maps:get(?CK, Ex), 'resume:',
+                          iolist_to_binary(["Cannot resume: ", message_text(Ex),
+                                            " was signalled in another process"]),
+                          <<"An exception signalled in an actor's method reaches the caller's handler "
+                            "after that method has ended: resume it in an on:do: inside the method, "
+                            "or use retry or return: here">>);
+                _ ->
+                    raise(runtime_error, maps:get(?CK, Ex), 'resume:',
+                          iolist_to_binary(["Cannot resume: ", message_text(Ex),
+                                            " is not resumable"]),
+                          <<"Only exceptions raised with signal or signal: can be resumed; "
+                            "use retry or return: instead">>)
+            end
     end.
 
 handler_ctx(Ex, Sel) ->

@@ -251,6 +251,23 @@ for_class(Label, Sel) when Sel =:= 'ifTrue:'; Sel =:= 'ifFalse:'; Sel =:= 'ifTru
                       article(Label), " (blocks given to select:, reject:, detect: and whileTrue: must answer "
                       "a Boolean too)"]);
 %% Selectors whose Beamtalk spelling depends on the receiver's class.
+%% Pharo's `[...] fork`; `spawn` would otherwise be "a class-side method of
+%% Block" (every class answers it, to refuse it), which fails again.
+for_class('Block', Sel) when Sel =:= fork; Sel =:= spawn; Sel =:= 'forkAt:'; Sel =:= newProcess;
+                             Sel =:= 'forkNamed:'; Sel =:= spawnLink ->
+    <<"a Block runs in a process of its own with Erlang erlang spawn: aBlock (an error there is "
+      "reported as a crashed process); spawn makes an actor of an Actor subclass">>;
+%% `x on: Error do: [...]` with x no Block: the protected code goes in
+%% brackets (`on:do:` is a Block message); it said "did you mean 'to:do:'?".
+for_class(Label, Sel) when Label =/= 'Block', (Sel =:= 'on:do:' orelse Sel =:= 'ensure:'
+                                                orelse Sel =:= 'ifCurtailed:') ->
+    Form = case Sel of
+               'on:do:' -> <<"[...] on: Error do: [:e | ...]">>;
+               'ensure:' -> <<"[...] ensure: [...]">>;
+               'ifCurtailed:' -> <<"[...] ifCurtailed: [...]">>
+           end,
+    <<(atom_to_binary(Sel, utf8))/binary, " is sent to a Block: put the code it protects in brackets (",
+      Form/binary, ")">>;
 for_class('List', 'length') -> <<"size answers the number of elements">>;
 for_class('List', 'contains:') ->
     <<"anySatisfy: [:x | ...] tests the elements; includes: x looks for one">>;

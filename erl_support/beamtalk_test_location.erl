@@ -10,7 +10,7 @@
 %% test and which file.  Tests of classes typed at the REPL have no file:
 %% no location.
 -module(beamtalk_test_location).
--export([find/3, kept/1]).
+-export([find/3, kept/1, user_frame/1]).
 
 -spec find(atom(), atom(), list()) -> binary() | nil.
 find(Class, Sel, Stack) ->
@@ -19,18 +19,28 @@ find(Class, Sel, Stack) ->
         Loc -> Loc
     end.
 
-first_user_frame([{M, _F, _A, Loc} | Rest]) when is_list(Loc) ->
+first_user_frame(Stack) ->
+    case user_frame(Stack) of
+        {_M, _F, _A, Loc} -> text(proplists:get_value(file, Loc), proplists:get_value(line, Loc));
+        nil -> nil
+    end.
+
+%% @doc The first frame of Stack in a method of a user class loaded from a
+%% `.bt` file, with a line (also what the REPL's error block names as the
+%% error's Location, beamtalk_errors:format/1), or nil.
+-spec user_frame(term()) -> tuple() | nil.
+user_frame([{M, _F, _A, Loc} = Frame | Rest]) when is_list(Loc) ->
     case {proplists:get_value(file, Loc), proplists:get_value(line, Loc)} of
         {File, Line} when is_list(File), is_integer(Line), Line > 0 ->
             case filename:extension(File) =:= ".bt" andalso is_user_module(M) of
-                true -> text(File, Line);
-                false -> first_user_frame(Rest)
+                true -> Frame;
+                false -> user_frame(Rest)
             end;
-        _ -> first_user_frame(Rest)
+        _ -> user_frame(Rest)
     end;
-first_user_frame([_ | Rest]) ->
-    first_user_frame(Rest);
-first_user_frame(_) ->
+user_frame([_ | Rest]) ->
+    user_frame(Rest);
+user_frame(_) ->
     nil.
 
 %% A module of a class that is not the stdlib's.

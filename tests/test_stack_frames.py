@@ -5,7 +5,7 @@ used to read `Calc>>$d/3 (bt@calc.erl:4)`."""
 
 from __future__ import annotations
 
-from helpers import ok
+from helpers import err, ok
 
 CALC = """\
 Object subclass: FrameCalc
@@ -68,3 +68,54 @@ async def test_a_frame_of_a_method_of_a_class_typed_at_the_repl_names_the_method
     await ok(repl, "e := [TypedCalc mk: 0] on: Error do: [:ex | ex]")
     assert await ok(repl, "e stackTrace first printString") == '"TypedCalc class>>mk:/2 (<input>:3)"'
     assert await ok(repl, "e stackTrace first method") == "#mk:"
+
+
+DEEP = """\
+Object subclass: DeepCalc
+  class level1 => ^self level2
+  class level2 => ^self level3: 0
+  class level3: d => ^10 / d
+"""
+
+
+async def test_an_uncaught_error_from_a_loaded_file_says_where_it_was_raised(repl, tmp_path):
+    """Three calls deep in a loaded class, the REPL's error block names the
+    method and the line (a traceback's last line); it said only `badarith`."""
+    path = tmp_path / "deep_calc.bt"
+    path.write_text(DEEP)
+    await repl.evaluate(f":load {path}")
+    text = await err(repl, "DeepCalc level1")
+    assert text == ("ERROR: #RuntimeError\n  Message: badarith\n"
+                    "  Location: DeepCalc class>>level3: (deep_calc.bt:4)"), text
+    # an actor's error keeps the frame of the actor's method
+    path2 = tmp_path / "frame_actor2.bt"
+    path2.write_text(ACTOR.replace("FrameActor", "FrameActor2"))
+    await repl.evaluate(f":load {path2}")
+    await ok(repl, "a2 := FrameActor2 spawn")
+    text = await err(repl, "a2 boom")
+    assert text.endswith("  Location: FrameActor2>>boom (frame_actor2.bt:4)"), text
+
+
+BLOCKY = """\
+Object subclass: BlockyCalc
+  run => ^[1 / 0] ensure: [nil]
+  class run => ^#(0) collect: [:x | 1 / x]
+"""
+
+
+async def test_the_location_of_an_error_in_a_block_of_a_method_reads_as_in_pharo(repl, tmp_path):
+    path = tmp_path / "blocky_calc.bt"
+    path.write_text(BLOCKY)
+    await repl.evaluate(f":load {path}")
+    text = await err(repl, "BlockyCalc new run")
+    assert text.endswith("  Location: [] in BlockyCalc>>run (blocky_calc.bt:2)"), text
+    text = await err(repl, "BlockyCalc run")
+    assert text.endswith("  Location: [] in BlockyCalc class>>run (blocky_calc.bt:3)"), text
+
+
+async def test_an_error_typed_at_the_repl_has_no_location_line(repl):
+    text = await err(repl, "1 / 0")
+    assert "Location" not in text, text
+    await ok(repl, "Object subclass: TypedDeep\n  go => ^1 / 0")
+    text = await err(repl, "TypedDeep new go")
+    assert "Location" not in text, text

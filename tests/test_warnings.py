@@ -367,6 +367,20 @@ def test_cascades_to_actors_and_other_receivers_are_not_warned():
         assert compile_input(code).warnings == [], code
 
 
+def test_a_cascade_of_messageText_and_signal_is_warned():
+    """Pharo's `MyError new messageText: 'x'; signal`: the cascade signals
+    `Error new`, and `messageText:` answers a copy (exceptions are values),
+    so the error silently had the class name as its text."""
+    c = compile_input('[Error new messageText: "low"; signal] on: Error do: [:e | e messageText]')
+    assert len(c.warnings) == 1, c.warnings
+    w = c.warnings[0]
+    assert w.startswith("<input>:1:2: warning: every message of this cascade goes to the same exception"), w
+    assert 'hint: write `Error new signal: "low"`' in w, w
+    for code in ('(Error new messageText: "x") signal', 'Error new signal: "x"',
+                 'e := Error new. e messageText: "x"; yourself'):
+        assert compile_input(code).warnings == [], code
+
+
 async def test_the_cascade_still_answers_what_the_spec_says(repl):
     out = await repl.evaluate("Set new add: 3; add: 4; yourself")
     assert out.ok and out.text == "Set()"

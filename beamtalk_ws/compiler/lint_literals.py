@@ -16,7 +16,8 @@ puzzle programs silently wrong when probed:
   same receiver, and a collection is a value (spec stdlib §4: "→ new X"),
   so the Set of the answer is the empty one; only receivers that are
   plainly a new collection (a literal, `Set new`, `List withAll: …`) are
-  warned.
+  warned.  Pharo's `MyError new messageText: 'x'; signal` is the same slip
+  with an exception (a value too): the signal raises the one without text.
 * `#(state, ev) match: [{#closed, #open} -> …; _ -> state]`: `#( )` is a
   List and a `{ }` pattern matches only a Tuple (spec syntax §4), so the
   tuple arms are never taken and the wildcard answers; a state machine
@@ -146,6 +147,7 @@ def _collection_class(node):
 
 
 def _cascade_to_value(node, out) -> None:
+    _cascade_to_exception(node, out)
     cls = _collection_class(node.receiver)
     if cls is None:
         return
@@ -173,3 +175,21 @@ def _list_against_tuples(node, out) -> None:
         "`#( )` is a List, and a `{ }` pattern matches only a Tuple: this match: never takes its tuple arms",
         tuples[0].span, severity="warning",
         hint=f"match a Tuple: `(Tuple withAll: {unparse(node.subject)}) match: [...]`"))
+
+
+def _cascade_to_exception(node, out) -> None:
+    """`Error new messageText: "x"; signal`: only `messageText:` before a
+    `signal` in one cascade is warned (no other value answers both)."""
+    sels = [m.selector for m in node.messages]
+    if "messageText:" not in sels:
+        return
+    at = sels.index("messageText:")
+    if not any(s in ("signal", "signal:", "pass", "outer") for s in sels[at + 1:]):
+        return
+    text = unparse(node.messages[at].arguments[0])
+    recv = unparse(node.receiver)
+    out.append(Diagnostic(
+        "every message of this cascade goes to the same exception, and an exception is an immutable "
+        "value: `messageText:` answers a copy with the text, and `signal` raises the one without it",
+        node.receiver.span, severity="warning",
+        hint=f"write `{recv} signal: {text}` (or `({recv} messageText: {text}) signal`)"))
