@@ -20,14 +20,19 @@
 %%% Beamtalk entry points
 
 'class parse:'(_Cls, Text) when is_binary(Text) ->
-    case decode(Text) of
+    not_utf8(Text),
+    %% A leading byte order mark (an editor's UTF-8 signature) is not part
+    %% of the value; RFC 8259 §8.1 lets a parser ignore it.
+    Skip = case Text of <<16#EF, 16#BB, 16#BF, _/binary>> -> 3; _ -> 0 end,
+    case decode(binary:part(Text, Skip, byte_size(Text) - Skip)) of
         {ok, V} -> V;
         {error, Pos, What} ->
             beamtalk_exception:raise(parse_error, 'JSON', 'parse:',
                                      iolist_to_binary(["JSON parse error at offset ",
-                                                       integer_to_binary(char_offset(Text, Pos)),
+                                                       integer_to_binary(char_offset(Text, Skip + Pos)),
+                                                       line_column(Text, Skip + Pos),
                                                        ": ", What]),
-                                     <<"The offset counts characters from 0">>)
+                                     parse_hint(Text, Skip + Pos))
     end;
 'class parse:'(_Cls, Text) ->
     beamtalk_exception:raise(type_error, 'JSON', 'parse:',
@@ -65,6 +70,45 @@ article(X) ->
 
 class_name(X) ->
     try beamtalk_send:class_name(X) catch _:_ -> 'Object' end.
+
+%% Bytes that are not UTF-8 (a Latin-1 file read as bytes, a binary from
+%% Erlang) are not text: say so rather than report a character that is not
+%% there.
+not_utf8(Text) ->
+    case unicode:characters_to_binary(Text) of
+        B when is_binary(B) -> ok;
+        {_, Good, _} ->
+            N = byte_size(Good),
+            <<_:N/binary, Byte, _/binary>> = Text,
+            beamtalk_exception:raise(parse_error, 'JSON', 'parse:',
+                                     iolist_to_binary(io_lib:format(
+                                         "JSON parse: the text is not UTF-8 (byte 0x~2.16.0B "
+                                         "at offset ~b)", [Byte, N])),
+                                     <<"JSON text is UTF-8: convert the source first "
+                                       "(iconv -f latin1 -t utf-8)">>)
+    end.
+
+%% A text of several lines (a file) is located by line and column as well,
+%% both from 1 and in characters; a one-line text by its offset alone.
+line_column(Text, Pos) ->
+    Before = binary:part(Text, 0, min(Pos, byte_size(Text))),
+    case binary:match(Text, <<"\n">>) of
+        nomatch -> [];
+        _ ->
+            Lines = binary:split(Before, <<"\n">>, [global]),
+            Col = char_offset(lists:last(Lines), byte_size(lists:last(Lines))) + 1,
+            io_lib:format(" (line ~b, column ~b)", [length(Lines), Col])
+    end.
+
+%% `\{` in a Beamtalk string literal keeps its backslash (spec syntax
+%% §2.3), so JSON typed at the prompt often starts with one.
+parse_hint(Text, Pos) ->
+    case Text of
+        <<_:Pos/binary, "\\", C, _/binary>> when C =:= ${; C =:= $} ->
+            <<"In a Beamtalk string \\{ keeps its backslash: write the brace as "
+              "(\"\\{\" drop: 1), e.g. JSON parse: (\"\\{\" drop: 1) ++ \"\"\"a\"\": 1}\"">>;
+        _ -> <<"The offset counts characters from 0">>
+    end.
 
 char_offset(Text, Pos) ->
     case unicode:characters_to_list(binary:part(Text, 0, Pos)) of
@@ -328,6 +372,7 @@ obj(M, Ind) ->
     end.
 
 key(K) when is_binary(K) -> K;
+key(nil) -> <<"null">>;                          % as Python's json writes a None key
 key(K) when is_atom(K) -> atom_to_binary(K);
 key(K) when is_integer(K) -> integer_to_binary(K);
 key(K) -> throw({json_enc, {bad_key, K}}).
