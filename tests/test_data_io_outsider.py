@@ -106,3 +106,23 @@ async def test_a_datetime_after_year_9999_is_refused_not_printed_as_stars(repl):
 async def test_an_invalid_date_is_named_in_iso_form(repl):
     text = await _err(repl, 'DateTime fromString: "2024-02-30"')
     assert "Invalid date and time: 2024-02-30T00:00:00" in text, text
+
+
+# --- streams -------------------------------------------------------------
+
+async def test_write_stream_names_how_text_is_built(repl):
+    text = await _err(repl, "WriteStream on: String new")
+    assert "Class 'WriteStream' not found" in text and "join:" in text and "++" in text, text
+    text = await _err(repl, "ReadStream on: #(1, 2)")
+    assert "#(1, 2, 3) stream" in text, text
+
+
+async def test_json_typed_as_a_string_literal_gets_the_brace_hint(repl):
+    text = await _err(repl, 'JSON parse: "{""a"": 1}"')
+    assert "Unexpected token in string interpolation" in text, text
+    assert "for a literal brace (JSON text) write \\{" in text, text
+    # the hint's own example works as written
+    assert await _ok(repl, 'JSON parse: ("\\{" drop: 1) ++ """a"": 1}"') == '#{"a" => 1}'
+    # an interpolation that is an expression keeps its own hint
+    text = await _err(repl, '"{x := 1}"')
+    assert "an interpolation holds one expression" in text, text
