@@ -35,8 +35,12 @@
         {error, Why} -> fail('writeAll:contents:', "Cannot write", P, Why)
     end.
 
-'class readLines:'(Cls, Path) ->
-    split_lines('class readAll:'(Cls, Path)).
+'class readLines:'(_Cls, Path) ->
+    P = path(Path, 'readLines:'),
+    case file:read_file(P) of
+        {ok, Bin} -> split_lines(text('readLines:', P, Bin, 0));
+        {error, Why} -> fail('readLines:', "Cannot read", P, Why)
+    end.
 
 'class open:do:'(_Cls, Path, Block) ->
     P = path(Path, 'open:do:'),

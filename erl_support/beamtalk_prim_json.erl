@@ -52,6 +52,20 @@ checked(F, V, Sel) ->
                                                        " cannot encode ", article(X)]),
                                      <<"JSON encodes nil, Booleans, Numbers, Strings, Symbols, "
                                        "Lists, Arrays, Tuples, Sets and Dictionaries">>);
+        {error, {not_utf8, B}} ->
+            beamtalk_exception:raise(type_error, 'JSON', Sel,
+                                     iolist_to_binary(["JSON ", atom_to_binary(Sel),
+                                                       " cannot encode bytes that are not UTF-8 text (",
+                                                       integer_to_binary(byte_size(B)), " bytes)"]),
+                                     <<"JSON text is UTF-8: decode the bytes first (Erlang unicode characters_to_binary: b with: #latin1)">>);
+        {error, {same_key, K, Keys}} ->
+            beamtalk_exception:raise(type_error, 'JSON', Sel,
+                                     iolist_to_binary(["JSON ", atom_to_binary(Sel),
+                                                       " would write the key \"", K, "\" twice (from ",
+                                                       lists:join(" and ", [beamtalk_print:print_string(X)
+                                                                            || X <- lists:sort(Keys)]),
+                                                       ")"]),
+                                     <<"Use one spelling per key: all Strings or all Symbols">>);
         {error, {bad_key, K}} ->
             beamtalk_exception:raise(type_error, 'JSON', Sel,
                                      iolist_to_binary(["JSON ", atom_to_binary(Sel),
@@ -342,7 +356,11 @@ enc(true, _) -> <<"true">>;
 enc(false, _) -> <<"false">>;
 enc(I, _) when is_integer(I) -> integer_to_binary(I);
 enc(F, _) when is_float(F) -> float_to_binary(F, [short]);
-enc(B, _) when is_binary(B) -> str(B);
+enc(B, _) when is_binary(B) ->
+    case unicode:characters_to_binary(B) of
+        B -> str(B);
+        _ -> throw({json_enc, {not_utf8, B}})
+    end;
 enc(A, _) when is_atom(A) -> str(atom_to_binary(A));
 enc(L, Ind) when is_list(L) -> arr(L, Ind);
 enc({beamtalk_object, _, _, _} = X, _) -> throw({json_enc, {unencodable, X}});
@@ -361,7 +379,7 @@ arr(L, D) ->
 
 obj(M, _) when map_size(M) =:= 0 -> <<"{}">>;
 obj(M, Ind) ->
-    Pairs = lists:sort([{key(K), V} || {K, V} <- maps:to_list(M)]),
+    Pairs = unique_keys(lists:sort([{key(K), V} || {K, V} <- maps:to_list(M)]), M),
     case Ind of
         none ->
             [${, join([[str(K), $:, enc(V, none)] || {K, V} <- Pairs], $,), $}];
@@ -369,6 +387,13 @@ obj(M, Ind) ->
             In = nl(D + 1),
             [${, In, join([[str(K), <<": ">>, enc(V, D + 1)] || {K, V} <- Pairs], [$, | In]),
              nl(D), $}]
+    end.
+
+%% `#{"a" => 1, #a => 2}` would write the member "a" twice.
+unique_keys(Pairs, M) ->
+    case [K || {{K, _}, {K, _}} <- lists:zip(lists:droplast(Pairs), tl(Pairs))] of
+        [] -> Pairs;
+        [K | _] -> throw({json_enc, {same_key, K, [X || X <- maps:keys(M), key(X) =:= K]}})
     end.
 
 key(K) when is_binary(K) -> K;

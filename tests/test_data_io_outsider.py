@@ -126,3 +126,37 @@ async def test_json_typed_as_a_string_literal_gets_the_brace_hint(repl):
     # an interpolation that is an expression keeps its own hint
     text = await _err(repl, '"{x := 1}"')
     assert "an interpolation holds one expression" in text, text
+
+
+# --- the names other languages use ----------------------------------------
+
+async def test_python_and_pharo_names_for_data_selectors_get_the_beamtalk_one(repl):
+    expected = {
+        "JSON dumps: #(1)": "JSON generate: value",
+        "JSON stringify: #(1)": "JSON generate: value",
+        'JSON loads: "[1]"': "JSON parse: text",
+        'File appendAll: "x.txt" contents: "y"': "(File readAll: p) ++ more",
+        'File delete: "x.txt"': "Erlang file delete: p",
+        "10 atRandom": "Random nextInteger: n",
+        "Random between: 1 and: 10": "Random nextInteger: n",
+        "#(1, 2, 3) shuffled": "Random next -> x",
+    }
+    for code, hint in expected.items():
+        text = await _err(repl, code)
+        assert "does not understand" in text and hint in text, (code, text)
+    # the shuffle the hint shows works as written
+    out = await _ok(repl, "c := #(1, 2, 3, 4, 5). ((c collect: [:x | Random next -> x]) sort "
+                          "collect: [:a | a value]) sort")
+    assert out == "#(1, 2, 3, 4, 5)"
+
+
+async def test_file_read_lines_names_itself_in_a_type_error(repl):
+    text = await _err(repl, 'File readLines: "x.txt" size')
+    assert "File readLines: expects a path String, not an Integer" in text, text
+
+
+async def test_json_generate_refuses_a_key_written_twice_and_bytes_that_are_not_text(repl):
+    text = await _err(repl, 'JSON generate: #{"a" => 1, #a => 2}')
+    assert 'would write the key "a" twice (from #a and "a")' in text, text
+    text = await _err(repl, "JSON generate: (Erlang erlang list_to_binary: #(233))")
+    assert "cannot encode bytes that are not UTF-8 text" in text and "<<" not in text, text
