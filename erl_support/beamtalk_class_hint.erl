@@ -45,6 +45,8 @@ elsewhere(<<"ReadStream">>) ->
     <<"streams come from their collection: #(1, 2, 3) stream, \"text\" stream">>;
 elsewhere(S) when S =:= <<"Date">>; S =:= <<"Time">>; S =:= <<"DateAndTime">>; S =:= <<"Timestamp">> ->
     <<"dates and times are DateTime values (DateTime now)">>;
+elsewhere(S) when S =:= <<"Delay">>; S =:= <<"Sleep">>; S =:= <<"Thread">> ->
+    <<"Beamtalk has no Delay: Erlang timer sleep: 1000 waits a second in the calling process">>;
 elsewhere(S) when S =:= <<"None">>; S =:= <<"Null">>; S =:= <<"NULL">>; S =:= <<"Nil">>;
                   S =:= <<"Undefined">> ->
     <<"the missing value is nil (lower case), an UndefinedObject">>;

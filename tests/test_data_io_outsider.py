@@ -110,9 +110,12 @@ async def test_an_invalid_date_is_named_in_iso_form(repl):
 
 # --- streams -------------------------------------------------------------
 
-async def test_write_stream_names_how_text_is_built(repl):
+async def test_write_stream_and_delay_name_the_beamtalk_way(repl):
     text = await _err(repl, "WriteStream on: String new")
     assert "Class 'WriteStream' not found" in text and "join:" in text and "++" in text, text
+    text = await _err(repl, "(Delay forSeconds: 1) wait")
+    assert "Class 'Delay' not found" in text and "Erlang timer sleep: 1000" in text, text
+    assert await _ok(repl, "Erlang timer sleep: 10") == "#ok"
     text = await _err(repl, "ReadStream on: #(1, 2)")
     assert "#(1, 2, 3) stream" in text, text
 
