@@ -37,10 +37,16 @@ elsewhere(<<"ZeroDivide">>) ->
     <<"division by zero raises a RuntimeError whose message is badarith: [1 / 0] on: RuntimeError do: [:e | ...]">>;
 elsewhere(<<"MessageNotUnderstood">>) ->
     <<"a failed send raises a RuntimeError of kind #does_not_understand: on: RuntimeError do: [:e | e kind]">>;
-elsewhere(S) when S =:= <<"ReadStream">>; S =:= <<"WriteStream">>; S =:= <<"ReadWriteStream">> ->
+%% A WriteStream is how Pharo builds text; reading streams do not do that.
+elsewhere(S) when S =:= <<"WriteStream">>; S =:= <<"ReadWriteStream">> ->
+    <<"Beamtalk has no WriteStream: build a String with ++ or join: (#(\"a\", \"b\") join: \", \"), "
+      "a List with add: or collect:">>;
+elsewhere(<<"ReadStream">>) ->
     <<"streams come from their collection: #(1, 2, 3) stream, \"text\" stream">>;
 elsewhere(S) when S =:= <<"Date">>; S =:= <<"Time">>; S =:= <<"DateAndTime">>; S =:= <<"Timestamp">> ->
     <<"dates and times are DateTime values (DateTime now)">>;
+elsewhere(S) when S =:= <<"Delay">>; S =:= <<"Sleep">>; S =:= <<"Thread">> ->
+    <<"Beamtalk has no Delay: Erlang timer sleep: 1000 waits a second in the calling process">>;
 elsewhere(S) when S =:= <<"None">>; S =:= <<"Null">>; S =:= <<"NULL">>; S =:= <<"Nil">>;
                   S =:= <<"Undefined">> ->
     <<"the missing value is nil (lower case), an UndefinedObject">>;

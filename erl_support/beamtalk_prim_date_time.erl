@@ -31,8 +31,8 @@ make(_Cls, Sel, Y, Mo, D, H, Mi, S) ->
         true -> new({{Y, Mo, D}, {H, Mi, S}});
         false ->
             beamtalk_exception:raise(runtime_error, 'DateTime', Sel,
-                                     iolist_to_binary(io_lib:format("Invalid date and time: ~b-~b-~b ~b:~b:~b",
-                                                                    [Y, Mo, D, H, Mi, S])), nil)
+                                     iolist_to_binary(["Invalid date and time: ",
+                                                       iso(Y, Mo, D, H, Mi, S)]), nil)
     end.
 
 'class fromTimestamp:'(_Cls, T) when is_integer(T) -> from_seconds(T + ?EPOCH);
@@ -78,8 +78,17 @@ offset([Sign, H1, H2 | M]) ->
 
 'asString'(DT) ->
     {{Y, Mo, D}, {H, Mi, S}} = parts(DT),
-    iolist_to_binary(io_lib:format("~4..0b-~2..0b-~2..0bT~2..0b:~2..0b:~2..0bZ",
-                                   [Y, Mo, D, H, Mi, S])).
+    iolist_to_binary([iso(Y, Mo, D, H, Mi, S), $Z]).
+
+%% ISO 8601 text of the parts; a part wider than its field is written whole
+%% (io_lib's `~4..0b` writes `****` for it).
+iso(Y, Mo, D, H, Mi, S) ->
+    [pad(Y, 4), $-, pad(Mo, 2), $-, pad(D, 2), $T, pad(H, 2), $:, pad(Mi, 2), $:, pad(S, 2)].
+
+pad(N, W) when N >= 0 ->
+    T = integer_to_list(N),
+    [lists:duplicate(max(0, W - length(T)), $0), T];
+pad(N, _W) -> integer_to_list(N).
 
 'printString'(DT) -> iolist_to_binary(["DateTime(", 'asString'(DT), ")"]).
 'displayString'(DT) -> 'asString'(DT).
@@ -99,6 +108,11 @@ offset([Sign, H1, H2 | M]) ->
 
 %%% helpers
 
+%% ISO 8601's four-digit years, as Python's datetime: `fromString:` could
+%% not read a later one back.
+new({{Y, _, _}, _}) when Y > 9999 ->
+    beamtalk_exception:raise(runtime_error, 'DateTime', undefined,
+                             <<"DateTime after year 9999 is not supported">>, nil);
 new(DateTime) ->
     #{'$beamtalk_class' => 'DateTime',
       timestamp => calendar:datetime_to_gregorian_seconds(DateTime) - ?EPOCH}.

@@ -20,7 +20,7 @@
 'class readAll:'(_Cls, Path) ->
     P = path(Path, 'readAll:'),
     case file:read_file(P) of
-        {ok, Bin} -> Bin;
+        {ok, Bin} -> text('readAll:', P, Bin, 0);
         {error, Why} -> fail('readAll:', "Cannot read", P, Why)
     end.
 
@@ -35,8 +35,12 @@
         {error, Why} -> fail('writeAll:contents:', "Cannot write", P, Why)
     end.
 
-'class readLines:'(Cls, Path) ->
-    split_lines('class readAll:'(Cls, Path)).
+'class readLines:'(_Cls, Path) ->
+    P = path(Path, 'readLines:'),
+    case file:read_file(P) of
+        {ok, Bin} -> split_lines(text('readLines:', P, Bin, 0));
+        {error, Why} -> fail('readLines:', "Cannot read", P, Why)
+    end.
 
 'class open:do:'(_Cls, Path, Block) ->
     P = path(Path, 'open:do:'),
@@ -51,11 +55,14 @@
 
 %% FileHandle primitives (beamtalk_prim_file_handle delegates here).
 handle_lines(#{path := P, device := Dev}) ->
-    read_lines(Dev, P, []).
+    Start = case file:position(Dev, cur) of {ok, At} -> At; _ -> 0 end,
+    read_lines(Dev, P, Start, []).
 
-read_lines(Dev, P, Acc) ->
+read_lines(Dev, P, At, Acc) ->
     case file:read_line(Dev) of
-        {ok, Line} -> read_lines(Dev, P, [chomp(Line) | Acc]);
+        {ok, Line} ->
+            text(lines, P, Line, At),
+            read_lines(Dev, P, At + byte_size(Line), [chomp(Line) | Acc]);
         eof -> lists:reverse(Acc);
         {error, terminated} ->
             beamtalk_exception:raise(runtime_error, 'FileHandle', lines,
@@ -63,6 +70,26 @@ read_lines(Dev, P, Acc) ->
                                                        ": the FileHandle is closed"]),
                                      <<"A FileHandle is closed when its open:do: block ends">>);
         {error, Why} -> fail(lines, "Cannot read", P, Why)
+    end.
+
+%% Strings are UTF-8 (stdlib §4): bytes that are not are refused where they
+%% are read, as Python's read_text does, rather than answered as a raw
+%% binary that fails (or prints as `<<99, 97, ...>>`) somewhere later.
+%% At is the file offset of Bin's first byte.
+text(Sel, P, Bin, At) ->
+    case unicode:characters_to_binary(Bin) of
+        B when is_binary(B) -> Bin;
+        {_, Good, _} ->
+            N = byte_size(Good),
+            <<_:N/binary, Byte, _/binary>> = Bin,
+            beamtalk_exception:raise(runtime_error, 'File', Sel,
+                                     iolist_to_binary(["Cannot read ", quoted(P),
+                                                       io_lib:format(": the file is not UTF-8 text "
+                                                                     "(byte 0x~2.16.0B at offset ~b)",
+                                                                     [Byte, At + N])]),
+                                     <<"Beamtalk Strings are UTF-8: convert the file first "
+                                       "(iconv -f latin1 -t utf-8 in.txt > out.txt), or read "
+                                       "its bytes with Erlang file read_file: path">>)
     end.
 
 handle_print(#{path := P}) -> iolist_to_binary(["FileHandle(", P, ")"]).
@@ -99,7 +126,7 @@ path(P, Sel) ->
 fail(Sel, Doing, P, Why) ->
     beamtalk_exception:raise(kind(Why), 'File', Sel,
                              iolist_to_binary([Doing, " ", quoted(P), ": ", reason(Why)]),
-                             hint(Why)).
+                             hint(Why, P)).
 
 %% The kind a handler or `should:raise:` names (README "Error kinds"): the
 %% two failures a program usually reacts to have their own; any other OS
@@ -129,10 +156,22 @@ reason(Why) -> iolist_to_binary(io_lib:format("~p", [Why])).
 capital([C | R]) when C >= $a, C =< $z -> [C - 32 | R];
 capital(S) -> S.
 
-hint(enoent) ->
-    {ok, Cwd} = file:get_cwd(),
-    iolist_to_binary(["Relative paths start at the workspace directory ", Cwd]);
-hint(_) -> nil.
+%% A relative path is looked for in the node's directory, which the user may
+%% not expect; an absolute one is not, but its missing directory is worth
+%% naming (writeAll: creates the file, not the directories above it).
+hint(enoent, P) ->
+    case filename:pathtype(P) of
+        relative ->
+            {ok, Cwd} = file:get_cwd(),
+            iolist_to_binary(["Relative paths start at the workspace directory ", Cwd]);
+        _ ->
+            Dir = filename:dirname(P),
+            case filelib:is_dir(Dir) of
+                true -> nil;
+                false -> iolist_to_binary(["The directory ", Dir, " does not exist"])
+            end
+    end;
+hint(_, _) -> nil.
 
 article(X) ->
     Name = atom_to_binary(try beamtalk_send:class_name(X) catch _:_ -> 'Object' end),

@@ -20,14 +20,19 @@
 %%% Beamtalk entry points
 
 'class parse:'(_Cls, Text) when is_binary(Text) ->
-    case decode(Text) of
+    not_utf8(Text),
+    %% A leading byte order mark (an editor's UTF-8 signature) is not part
+    %% of the value; RFC 8259 §8.1 lets a parser ignore it.
+    Skip = case Text of <<16#EF, 16#BB, 16#BF, _/binary>> -> 3; _ -> 0 end,
+    case decode(binary:part(Text, Skip, byte_size(Text) - Skip)) of
         {ok, V} -> V;
         {error, Pos, What} ->
             beamtalk_exception:raise(parse_error, 'JSON', 'parse:',
                                      iolist_to_binary(["JSON parse error at offset ",
-                                                       integer_to_binary(char_offset(Text, Pos)),
+                                                       integer_to_binary(char_offset(Text, Skip + Pos)),
+                                                       line_column(Text, Skip + Pos),
                                                        ": ", What]),
-                                     <<"The offset counts characters from 0">>)
+                                     parse_hint(Text, Skip + Pos))
     end;
 'class parse:'(_Cls, Text) ->
     beamtalk_exception:raise(type_error, 'JSON', 'parse:',
@@ -47,6 +52,20 @@ checked(F, V, Sel) ->
                                                        " cannot encode ", article(X)]),
                                      <<"JSON encodes nil, Booleans, Numbers, Strings, Symbols, "
                                        "Lists, Arrays, Tuples, Sets and Dictionaries">>);
+        {error, {not_utf8, B}} ->
+            beamtalk_exception:raise(type_error, 'JSON', Sel,
+                                     iolist_to_binary(["JSON ", atom_to_binary(Sel),
+                                                       " cannot encode bytes that are not UTF-8 text (",
+                                                       integer_to_binary(byte_size(B)), " bytes)"]),
+                                     <<"JSON text is UTF-8: decode the bytes first (Erlang unicode characters_to_binary: b with: #latin1)">>);
+        {error, {same_key, K, Keys}} ->
+            beamtalk_exception:raise(type_error, 'JSON', Sel,
+                                     iolist_to_binary(["JSON ", atom_to_binary(Sel),
+                                                       " would write the key \"", K, "\" twice (from ",
+                                                       lists:join(" and ", [beamtalk_print:print_string(X)
+                                                                            || X <- lists:sort(Keys)]),
+                                                       ")"]),
+                                     <<"Use one spelling per key: all Strings or all Symbols">>);
         {error, {bad_key, K}} ->
             beamtalk_exception:raise(type_error, 'JSON', Sel,
                                      iolist_to_binary(["JSON ", atom_to_binary(Sel),
@@ -65,6 +84,45 @@ article(X) ->
 
 class_name(X) ->
     try beamtalk_send:class_name(X) catch _:_ -> 'Object' end.
+
+%% Bytes that are not UTF-8 (a Latin-1 file read as bytes, a binary from
+%% Erlang) are not text: say so rather than report a character that is not
+%% there.
+not_utf8(Text) ->
+    case unicode:characters_to_binary(Text) of
+        B when is_binary(B) -> ok;
+        {_, Good, _} ->
+            N = byte_size(Good),
+            <<_:N/binary, Byte, _/binary>> = Text,
+            beamtalk_exception:raise(parse_error, 'JSON', 'parse:',
+                                     iolist_to_binary(io_lib:format(
+                                         "JSON parse: the text is not UTF-8 (byte 0x~2.16.0B "
+                                         "at offset ~b)", [Byte, N])),
+                                     <<"JSON text is UTF-8: convert the source first "
+                                       "(iconv -f latin1 -t utf-8)">>)
+    end.
+
+%% A text of several lines (a file) is located by line and column as well,
+%% both from 1 and in characters; a one-line text by its offset alone.
+line_column(Text, Pos) ->
+    Before = binary:part(Text, 0, min(Pos, byte_size(Text))),
+    case binary:match(Text, <<"\n">>) of
+        nomatch -> [];
+        _ ->
+            Lines = binary:split(Before, <<"\n">>, [global]),
+            Col = char_offset(lists:last(Lines), byte_size(lists:last(Lines))) + 1,
+            io_lib:format(" (line ~b, column ~b)", [length(Lines), Col])
+    end.
+
+%% `\{` in a Beamtalk string literal keeps its backslash (spec syntax
+%% §2.3), so JSON typed at the prompt often starts with one.
+parse_hint(Text, Pos) ->
+    case Text of
+        <<_:Pos/binary, "\\", C, _/binary>> when C =:= ${; C =:= $} ->
+            <<"In a Beamtalk string \\{ keeps its backslash: write the brace as "
+              "(\"\\{\" drop: 1), e.g. JSON parse: (\"\\{\" drop: 1) ++ \"\"\"a\"\": 1}\"">>;
+        _ -> <<"The offset counts characters from 0">>
+    end.
 
 char_offset(Text, Pos) ->
     case unicode:characters_to_list(binary:part(Text, 0, Pos)) of
@@ -298,7 +356,11 @@ enc(true, _) -> <<"true">>;
 enc(false, _) -> <<"false">>;
 enc(I, _) when is_integer(I) -> integer_to_binary(I);
 enc(F, _) when is_float(F) -> float_to_binary(F, [short]);
-enc(B, _) when is_binary(B) -> str(B);
+enc(B, _) when is_binary(B) ->
+    case unicode:characters_to_binary(B) of
+        B -> str(B);
+        _ -> throw({json_enc, {not_utf8, B}})
+    end;
 enc(A, _) when is_atom(A) -> str(atom_to_binary(A));
 enc(L, Ind) when is_list(L) -> arr(L, Ind);
 enc({beamtalk_object, _, _, _} = X, _) -> throw({json_enc, {unencodable, X}});
@@ -317,7 +379,7 @@ arr(L, D) ->
 
 obj(M, _) when map_size(M) =:= 0 -> <<"{}">>;
 obj(M, Ind) ->
-    Pairs = lists:sort([{key(K), V} || {K, V} <- maps:to_list(M)]),
+    Pairs = unique_keys(lists:sort([{key(K), V} || {K, V} <- maps:to_list(M)]), M),
     case Ind of
         none ->
             [${, join([[str(K), $:, enc(V, none)] || {K, V} <- Pairs], $,), $}];
@@ -327,7 +389,15 @@ obj(M, Ind) ->
              nl(D), $}]
     end.
 
+%% `#{"a" => 1, #a => 2}` would write the member "a" twice.
+unique_keys(Pairs, M) ->
+    case [K || {{K, _}, {K, _}} <- lists:zip(lists:droplast(Pairs), tl(Pairs))] of
+        [] -> Pairs;
+        [K | _] -> throw({json_enc, {same_key, K, [X || X <- maps:keys(M), key(X) =:= K]}})
+    end.
+
 key(K) when is_binary(K) -> K;
+key(nil) -> <<"null">>;                          % as Python's json writes a None key
 key(K) when is_atom(K) -> atom_to_binary(K);
 key(K) when is_integer(K) -> integer_to_binary(K);
 key(K) -> throw({json_enc, {bad_key, K}}).

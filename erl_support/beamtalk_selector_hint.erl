@@ -310,6 +310,36 @@ for_class('TranscriptStream', Sel) when Sel =:= newLine; Sel =:= newline; Sel =:
 for_class(L, S) when (L =:= 'List' orelse L =:= 'Interval' orelse L =:= 'Set'),
                      (S =:= 'max:' orelse S =:= 'min:') ->
     <<"max answers the largest element; (c collect: [:x | ...]) max the largest of a key">>;
+%% Data in and out: the names Python, JavaScript and Pharo users reach for.
+for_class('JSON class', S) when S =:= 'loads:'; S =:= 'decode:'; S =:= 'fromString:';
+                                S =:= 'readFrom:'; S =:= 'load:' ->
+    <<"JSON parse: text answers the value (objects become Dictionaries with String keys)">>;
+for_class('JSON class', S) when S =:= 'dumps:'; S =:= 'encode:'; S =:= 'stringify:';
+                                S =:= 'toString:'; S =:= 'dump:'; S =:= 'render:' ->
+    <<"JSON generate: value answers compact JSON text; JSON prettyPrint: value indents it">>;
+for_class('File class', S) when S =:= 'appendAll:contents:'; S =:= 'append:contents:';
+                                S =:= 'append:to:'; S =:= 'appendText:to:' ->
+    <<"File has no append: write the old and the new text together "
+      "(File writeAll: p contents: (File readAll: p) ++ more)">>;
+for_class('File class', S) when S =:= 'delete:'; S =:= 'remove:'; S =:= 'deleteFile:';
+                                S =:= 'rename:to:'; S =:= 'list:'; S =:= 'listDirectory:';
+                                S =:= 'entries:'; S =:= 'mkdir:'; S =:= 'createDirectory:' ->
+    <<"File reads and writes whole files; OTP's file module does the rest: "
+      "Erlang file delete: p, Erlang file rename: a with: b, "
+      "Erlang file make_dir: p (they answer #ok or {#error, reason}); File exists: p tests a path">>;
+for_class('File class', S) when S =:= 'read:'; S =:= 'readFile:'; S =:= 'contentsOf:'; S =:= 'readText:' ->
+    <<"File readAll: path answers the contents; File readLines: path the lines">>;
+for_class('File class', S) when S =:= 'write:contents:'; S =:= 'write:to:'; S =:= 'writeFile:contents:';
+                                S =:= 'writeText:to:' ->
+    <<"File writeAll: path contents: text creates or replaces the file">>;
+for_class('Integer', 'atRandom') ->
+    <<"Random nextInteger: n answers an Integer from 1 to n">>;
+for_class('Random class', S) when S =:= 'between:and:'; S =:= 'randint:and:'; S =:= 'nextInt:';
+                                  S =:= 'integer:' ->
+    <<"Random nextInteger: n answers an Integer from 1 to n (a + (Random nextInteger: b - a + 1) - 1 "
+      "for a..b); Random seed: n a reproducible generator">>;
+for_class(L, S) when (L =:= 'List' orelse L =:= 'Array'), (S =:= 'shuffle' orelse S =:= 'shuffled') ->
+    <<"no shuffle: sort by random keys, (c collect: [:x | Random next -> x]) sort collect: [:a | a value]">>;
 for_class('Stream', S) when S =:= size; S =:= length ->
     <<"a Stream is lazy and has no size: asList size reads it all and counts">>;
 for_class(_, _) -> nil.

@@ -53,6 +53,13 @@ from .expressions import ExpressionParser
 _ELEMENT_STARTS = frozenset((K_INT, K_FLOAT, K_STRING, K_SYMBOL, K_CHAR, K_IDENT))
 
 
+#: `"{""a"": 1}"`: a quote right after the brace is JSON (or a dict) typed as
+#: text, not an expression; `\{` keeps its backslash (spec syntax §2.3)
+_JSON_BRACE_HINT = ('a { in a string starts an interpolation; for a literal brace (JSON text) write \\{, '
+                    'which keeps its backslash: ("\\{" drop: 1) is "{", so '
+                    'JSON parse: ("\\{" drop: 1) ++ """a"": 1}"')
+
+
 class LiteralParser(ExpressionParser):
     """Interpolated strings, collection literals, ``match:``."""
 
@@ -90,7 +97,8 @@ class LiteralParser(ExpressionParser):
             self.teach_comma(self.i)
             self.error(
                 f"Unexpected token in string interpolation: expected '}}', found {self.describe(self.i)}",
-                hint="an interpolation holds one expression without cascade, assignment or '^'",
+                hint=_JSON_BRACE_HINT if K[start + 1] is K_STRING
+                else "an interpolation holds one expression without cascade, assignment or '^'",
             )
         self.depth -= 1
         return _tnew(_InterpolatedString, (tuple(parts), self.S[start], self.E[self.i - 1], self.T))
