@@ -135,6 +135,7 @@ def _encode_into(buf: bytearray, term: Any) -> None:
     small_ints = _SMALL_INTS
     tuple_heads = _SMALL_TUPLE_HEADS
     pack_u32 = _TAG_U32.pack
+    tuple3 = tuple_heads[3]
     while stack:
         t = pop()
         c = t.__class__
@@ -148,6 +149,28 @@ def _encode_into(buf: bytearray, term: Any) -> None:
                 buf += _int_bytes(t)
         elif c is tuple:
             n = len(t)
+            if n == 3:
+                # `{var, Line, 'X'}`, `{atom, Line, x}`, `{integer, Line, 3}`:
+                # half the tuples of the abstract forms every input ships
+                a, b, x = t
+                if a.__class__ is Atom and b.__class__ is int and 0 <= b < 256:
+                    ab = atom_cache.get(a)
+                    if ab is not None:
+                        xc = x.__class__
+                        if xc is Atom:
+                            xb = atom_cache.get(x)
+                            if xb is not None:
+                                buf += tuple3
+                                buf += ab
+                                buf += small_ints[b]
+                                buf += xb
+                                continue
+                        elif xc is int and 0 <= x < 256:
+                            buf += tuple3
+                            buf += ab
+                            buf += small_ints[b]
+                            buf += small_ints[x]
+                            continue
             if n < 256:
                 buf += tuple_heads[n]
             else:

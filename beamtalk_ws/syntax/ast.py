@@ -97,6 +97,11 @@ except ImportError:  # pragma: no cover
 _tnew = tuple.__new__
 
 
+#: the walks of the nodes walked last: id(node) -> (node, pre-order tuple)
+_WALKS: dict = {}
+_WALK_LIMIT = 256
+
+
 class Node(tuple):
     """Base class of the AST nodes.
 
@@ -243,18 +248,34 @@ class Node(tuple):
                         out.append(x)
         return out
 
-    def walk(self):
-        """Pre-order traversal of this node and every node below it."""
+    def walk(self) -> tuple:
+        """This node and every node below it, in pre-order.
+
+        Every lint walks each input (a class is walked about seven times per
+        compile), and a node never changes, so the answer is kept for the
+        nodes walked last (keyed by identity, holding the node, so the key
+        cannot be reused while kept)."""
+        hit = _WALKS.get(id(self))
+        if hit is not None and hit[0] is self:
+            return hit[1]
+        out = []
         stack = [self]
         pop = stack.pop
         push = stack.extend
+        add = out.append
         while stack:
             n = pop()
-            yield n
+            add(n)
             kids = n.children()
             if kids:
                 kids.reverse()
                 push(kids)
+        found = tuple(out)
+        if len(found) > 8:
+            if len(_WALKS) >= _WALK_LIMIT:
+                _WALKS.clear()
+            _WALKS[id(self)] = (self, found)
+        return found
 
 
 # ---------------------------------------------------------------- literals
