@@ -9,9 +9,12 @@ Beamtalk source by line).
 
 from __future__ import annotations
 
-from beamtalk_ws.dist.terms import Atom
+from beamtalk_ws.dist.terms import Atom, _interned
 
 A = Atom
+#: the interned atom of a name, or None (then `Atom(name)` interns it): a
+#: form names an atom for every variable and selector of every input
+_atom_of = _interned.get
 
 # The tags of the abstract format, made once: a form builder runs for every
 # node of every input, and building an atom costs a dictionary lookup and
@@ -46,7 +49,8 @@ _VAR = A("var")
 
 
 def atom(name: str, line: int = 1) -> tuple:
-    return (_ATOM, line, A(name))
+    a = _atom_of(name)
+    return (_ATOM, line, a if a is not None else A(name))
 
 
 def integer(value: int, line: int = 1) -> tuple:
@@ -58,7 +62,8 @@ def float_(value: float, line: int = 1) -> tuple:
 
 
 def var(name: str, line: int = 1) -> tuple:
-    return (_VAR, line, A(name))
+    a = _atom_of(name)
+    return (_VAR, line, a if a is not None else A(name))
 
 
 def nil(line: int = 1) -> tuple:
