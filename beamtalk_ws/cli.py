@@ -284,10 +284,9 @@ async def cmd_run(args) -> int:
     from beamtalk_ws.package.live import build_and_load, start_class, supervisor_start_code
     from beamtalk_ws.repl.attach import idle_timeout_from, open_client
     from beamtalk_ws.repl.core import Repl
-    from beamtalk_ws.repl.plain import stdin_line
+    from beamtalk_ws.repl.run_file import console, run_file
 
     if args.file:
-        from beamtalk_ws.repl.run_file import run_file
         if args.watch:
             raise PackageError("--watch reloads a package's src/: run FILE without it "
                                "(or `beamtalk watch FILE` to reload the file on every save)")
@@ -300,19 +299,8 @@ async def cmd_run(args) -> int:
     ws = paths.resolve(args.workspace, m.root)
     client = await open_client(ws, "run", start="auto", idle_timeout=idle_timeout_from(args))
     try:
-        def output(text: str) -> None:
-            sys.stdout.write(text)
-            sys.stdout.flush()
-
-        async def read_line(prompt: str) -> str | None:
-            # `start` may read stdin (io:get_line): this command's own stdin
-            output(prompt)
-            return await stdin_line() or None
-
-        client.on_input = read_line
-        # what actors write for a `!` send during start (background text), as the REPL shows it
-        client.on_transcript = output
-        await client.subscribe_transcript()
+        # `start` may read stdin (io:get_line) and its actors write in the background
+        output = await console(client)
         loaded = await build_and_load(client, m, on_output=output)
         if not loaded.ok:
             print(loaded.text, file=sys.stderr)

@@ -48,11 +48,33 @@ def _plan(text: str, shown: str):
     return single, (starters[-1] if starters else None), bool(statements)
 
 
+def _write(chunk: str) -> None:
+    sys.stdout.write(chunk)
+    sys.stdout.flush()
+
+
+async def console(client):
+    """Wire a program's console to this process's, for `beamtalk run` (a
+    file or a package's `start`): reads come from our stdin, and what the
+    program writes, also text an actor writes while handling a `!` send
+    (background text, not this request's output), goes to our stdout in the
+    order it arrives, as the interactive REPL shows it.  Answers the writer."""
+    from .plain import stdin_line
+
+    async def read_line(prompt: str) -> str | None:
+        _write(prompt)
+        return await stdin_line() or None
+
+    client.on_input = read_line
+    client.on_transcript = _write
+    await client.subscribe_transcript()
+    return _write
+
+
 async def run_file(args, open_client, idle_timeout) -> int:
     from beamtalk_ws.workspace import paths
 
     from .core import Repl
-    from .plain import stdin_line
 
     path = Path(args.file).expanduser()
     shown = as_typed(args.file)
@@ -82,20 +104,7 @@ async def run_file(args, open_client, idle_timeout) -> int:
     ws = paths.resolve(args.workspace)
     client = await open_client(ws, SESSION, start="auto", idle_timeout=idle_timeout, note_shared=False)
     try:
-        def output(chunk: str) -> None:
-            sys.stdout.write(chunk)
-            sys.stdout.flush()
-
-        async def read_line(prompt: str) -> str | None:
-            output(prompt)
-            return await stdin_line() or None
-
-        client.on_input = read_line
-        # Text an actor writes while handling a `!` send is background text
-        # (not this request's output): the interactive REPL shows it as it
-        # comes, and so does a run, in the order it arrives.
-        client.on_transcript = output
-        await client.subscribe_transcript()
+        output = await console(client)
         await client.clear()
         repl = Repl(client, filename=shown)
         if single is not None and not has_statements:
