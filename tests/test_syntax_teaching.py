@@ -116,6 +116,9 @@ def test_single_quoted_string_in_the_seed_example():
         ('("a" , "b") size', 6, '("a" ++ "b") size'),
         ('x := #(1) , #(2)', 11, "x := #(1) ++ #(2)"),
         ('"{a , b}"', 5, '"{a ++ b}"'),
+        # every `,` of the same concatenation, not only the first one
+        ('x := a , " then " , b', 8, 'x := a ++ " then " ++ b'),
+        ('x := a , #(1, 2) , (b , c). y := d , e', 8, 'x := a ++ #(1, 2) ++ (b ++ c). y := d ++ e'),
     ],
 )
 def test_comma_is_not_concatenation(src, col, fixed):
