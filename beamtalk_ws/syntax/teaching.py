@@ -165,6 +165,22 @@ def _later_commas(rest: str) -> str:
     return "".join(out)
 
 
+def pharo_class_message(superclass: str, name: str, line: str) -> str:
+    """Pharo's class-definition message (``Object subclass: #Foo
+    instanceVariableNames: 'a b' ...``): the name without ``#``, and its
+    instance and class variables as the declarations of a class body."""
+    fields = re.search(r"instanceVariableNames:\s*['\"]([^'\"]*)['\"]", line)
+    shared = re.search(r"classVariableNames:\s*['\"]([^'\"]*)['\"]", line)
+    decls = [f"`state: {f}`" for f in (fields.group(1).split() if fields else [])]
+    decls += [f"`classState: {f[:1].lower() + f[1:]}`" for f in (shared.group(1).split() if shared else [])]
+    head = f"the class name is written without #: `{superclass} subclass: {name}`"
+    if decls:
+        return head + f", and its variables are declared on the lines below it, indented: {', '.join(decls)}"
+    if "Names:" in line or "package:" in line or "category:" in line:
+        return head + ", and its fields are declared on the lines below it, indented (`state: balance = 0`)"
+    return head
+
+
 def method_outside_class(selector: str, header: str, pattern: str, filename: str) -> tuple:
     """A method header (``header``, its pattern without ``sealed``/``class``
     is ``pattern``) where a statement must start: the top level of a file or
