@@ -71,3 +71,50 @@ async def test_the_warnings_reach_a_loaded_file_and_the_answer_stays_the_specs(r
     assert out.ok and out.text == "nil"
     out = await repl.evaluate('("hello" at: 1) = $h')
     assert out.ok and out.text == "false" and "$h is the Integer 104" in out.warnings[0]
+
+
+P3 = ("Object subclass: P3\n  state: x\n  state: y\n  setX: v => self.x := v\n  setY: v => self.y := v\n"
+      "  x => ^self.x\n")
+
+
+def test_a_building_cascade_ending_in_yourself_on_a_new_value_is_warned():
+    """`P3 new setX: 1; setY: 2; yourself` answers the unchanged new
+    instance (spec semantics §3.3: each setter answers a changed copy)."""
+    w = compile_input(P3 + "(P3 new setX: 1; setY: 2; yourself) x").warnings
+    assert len(w) == 1
+    assert w[0].startswith("<input>:7:2: warning: every message of this cascade goes to the same new P3")
+    assert "chain the sends instead: `(P3 new setX: 1) setY: 2`" in w[0]
+    named = ("Object subclass: An\n  state: name\n  class named: n => ^self new name: n; yourself\n"
+             "  name: n => self.name := n")
+    w = compile_input(named).warnings
+    assert len(w) == 1 and "<input>:3:22:" in w[0] and "`self new name: n`" in w[0]
+    # an actor's cascade changes the actor: no warning
+    assert compile_input("Actor subclass: Ac\n  state: x\n  x: v => self.x := v\n"
+                         "Ac spawn x: 1; yourself").warnings == []
+
+
+def test_a_setter_whose_answer_is_dropped_is_warned_with_the_class_from_the_table():
+    table = ClassTable({"P4": ClassInfo("P4", "object", ("x",), "Object")})
+    w = compile_input("p := P4 new. p setX: 5. p x", table=table).warnings
+    assert len(w) == 1 and "`p setX: …` answers a changed copy and leaves p unchanged" in w[0]
+    assert "keep the answer: `p := p setX: 5`" in w[0]
+    assert compile_input("p := P4 new. p := p setX: 5. p x", table=table).warnings == []
+    assert compile_input("p := P4 new. p other: 5. p x", table=table).warnings == []
+
+
+def test_super_initialize_under_object_or_actor_is_warned():
+    w = compile_input("Actor subclass: Ai\n  state: b\n  initialize =>\n    super initialize.\n"
+                      "    self.b := 0").warnings
+    assert len(w) == 1 and w[0].startswith("<input>:4:5: warning: Actor defines no initialize")
+
+
+async def test_the_setter_warning_knows_classes_of_earlier_inputs_and_super_initialize_hints(repl):
+    assert (await repl.evaluate(P3.replace("P3", "LiveP3"))).ok
+    out = await repl.evaluate("p := LiveP3 new. p setX: 5. p x")
+    assert out.ok and out.text == "nil" and "answers a changed copy" in out.warnings[0]
+    src = "Object subclass: LiveAi\n  state: b\n  class new => ^super new initialize\n  initialize =>\n" \
+          "    super initialize.\n    self.b := 0"
+    assert (await repl.evaluate(src)).ok
+    out = await repl.evaluate("LiveAi new")
+    assert not out.ok
+    assert "No superclass of LiveAi implements 'initialize': Object and Actor define no initialize" in out.text
