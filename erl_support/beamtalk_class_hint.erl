@@ -37,6 +37,15 @@ elsewhere(<<"ZeroDivide">>) ->
     <<"division by zero raises a RuntimeError whose message is badarith: [1 / 0] on: RuntimeError do: [:e | ...]">>;
 elsewhere(<<"MessageNotUnderstood">>) ->
     <<"a failed send raises a RuntimeError of kind #does_not_understand: on: RuntimeError do: [:e | e kind]">>;
+elsewhere(S) when S =:= <<"SubscriptOutOfBounds">>; S =:= <<"IndexOutOfBounds">> ->
+    <<"an index outside the collection raises a RuntimeError of kind #index_out_of_bounds: "
+      "on: RuntimeError do: [:e | ...]">>;
+elsewhere(S) when S =:= <<"KeyNotFound">>; S =:= <<"NotFound">> ->
+    <<"a missing key raises a RuntimeError: on: RuntimeError do: [:e | ...], or answer a default with "
+      "at: key ifAbsent: [...]">>;
+elsewhere(S) when S =:= <<"Warning">>; S =:= <<"Notification">> ->
+    <<"Beamtalk has no Warning: make one with Error subclass: MyWarning, signal it and catch it with "
+      "on: MyWarning do: [:e | ...]">>;
 %% A WriteStream is how Pharo builds text; reading streams do not do that.
 elsewhere(S) when S =:= <<"WriteStream">>; S =:= <<"ReadWriteStream">> ->
     <<"Beamtalk has no WriteStream: build a String with ++ or join: (#(\"a\", \"b\") join: \", \"), "

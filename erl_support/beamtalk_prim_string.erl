@@ -231,7 +231,10 @@ zero(Digits) -> Digits.
 'repeat:'(S, N) when is_integer(N), N >= 0 -> binary:copy(S, N).
 'replaceAll:with:'(S, A, B) when is_binary(A), A =/= <<>>, is_binary(B) ->
     iolist_to_binary(string:replace(S, A, B, all));
-'replaceAll:with:'(S, <<>>, B) when is_binary(B) -> type(S, 'replaceAll:with:', <<>>).
+'replaceAll:with:'(S, <<>>, B) when is_binary(B) -> type(S, 'replaceAll:with:', <<>>);
+%% Pharo's `replaceAll: $- with: $+`: name the character that was meant.
+'replaceAll:with:'(S, A, _B) when is_integer(A) -> type(S, 'replaceAll:with:', A);
+'replaceAll:with:'(S, A, B) when is_binary(A), is_integer(B) -> type(S, 'replaceAll:with:', B).
 'copyReplaceAll:with:'(S, A, B) -> 'replaceAll:with:'(S, A, B).
 'join:'(Sep, L) when is_list(L) ->
     iolist_to_binary(lists:join(Sep, [beamtalk_print:display_string(E) || E <- L])).
@@ -284,7 +287,9 @@ type(S, Sel, Arg) ->
 
 'replaceFirst:with:'(S, Old, New) when is_binary(Old), Old =/= <<>>, is_binary(New) ->
     binary:replace(S, Old, New);
-'replaceFirst:with:'(S, <<>>, New) when is_binary(New) -> type(S, 'replaceFirst:with:', <<>>).
+'replaceFirst:with:'(S, <<>>, New) when is_binary(New) -> type(S, 'replaceFirst:with:', <<>>);
+'replaceFirst:with:'(S, Old, _New) when is_integer(Old) -> type(S, 'replaceFirst:with:', Old);
+'replaceFirst:with:'(S, Old, New) when is_binary(Old), is_integer(New) -> type(S, 'replaceFirst:with:', New).
 
 %% @doc Split on every occurrence of Sep, keeping empty parts.
 'splitOn:'(S, <<>>) -> graphemes(S);

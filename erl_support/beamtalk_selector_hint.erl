@@ -373,7 +373,7 @@ elsewhere(S) when S =:= 'readStream'; S =:= 'writeStream'; S =:= 'iter' ->
     <<"stream answers a lazy Stream over the collection (c stream)">>;
 elsewhere('anyOne') -> <<"first answers an element (an error when the collection is empty)">>;
 elsewhere(S) when S =:= 'substrings'; S =:= 'substrings:'; S =:= 'subStrings';
-                  S =:= 'subStrings:'; S =:= 'tokenize:' ->
+                  S =:= 'subStrings:'; S =:= 'tokenize:'; S =:= 'findTokens:' ->
     <<"words splits at white space, split: \",\" at a separator">>;
 elsewhere(S) when S =:= 'beginsWith:'; S =:= 'endsWithAnyOf:' ->
     <<"startsWith: and endsWith: test the ends of a String">>;
@@ -414,6 +414,8 @@ elsewhere('asSet') ->
     <<"make a Set with Set withAll: aList">>;
 elsewhere('asOrderedCollection') ->
     <<"a List is the growable sequence (#(1, 2) add: 3 answers a new List); asList makes one">>;
+elsewhere('copyWithout:') ->
+    <<"reject: [:x | x = item] answers a new collection without it (collections are immutable values)">>;
 elsewhere('copyWith:') ->
     <<"add: answers a new List with the element (collections are immutable values)">>;
 elsewhere('addAll:') ->

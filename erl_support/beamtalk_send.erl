@@ -208,7 +208,12 @@ super_instance_table(Def) ->
 super_dnu(Def, Self, Sel) ->
     beamtalk_exception:dnu(class_label(Self), Sel,
                            iolist_to_binary(["No superclass of ", to_bin(Def),
-                                             " implements '", to_bin(Sel), "'"])).
+                                             " implements '", to_bin(Sel), "'",
+                                             super_dnu_more(Sel)])).
+
+%% Pharo's `super initialize` first line: Object and Actor have none to run.
+super_dnu_more(initialize) -> ": Object and Actor define no initialize, so `super initialize` can be removed";
+super_dnu_more(_) -> "".
 
 %% @doc `receiver sel!`: fire and forget to an actor; ignored for others.
 cast({beamtalk_object, _, Mod, Pid}, Sel, Args) when Mod =/= beamtalk_class ->

@@ -116,6 +116,9 @@ def test_single_quoted_string_in_the_seed_example():
         ('("a" , "b") size', 6, '("a" ++ "b") size'),
         ('x := #(1) , #(2)', 11, "x := #(1) ++ #(2)"),
         ('"{a , b}"', 5, '"{a ++ b}"'),
+        # every `,` of the same concatenation, not only the first one
+        ('x := a , " then " , b', 8, 'x := a ++ " then " ++ b'),
+        ('x := a , #(1, 2) , (b , c). y := d , e', 8, 'x := a ++ #(1, 2) ++ (b ++ c). y := d ++ e'),
     ],
 )
 def test_comma_is_not_concatenation(src, col, fixed):
@@ -559,3 +562,15 @@ def test_match_arms_separated_by_a_period_say_to_use_a_semicolon(src):
     assert d.hint == "match: arms are separated by `;` or a new line, not `.`: `[#red -> 1; _ -> 2]`"
     # what the hint says parses
     parse("st match: [#red -> #green; #green -> #red]")
+
+
+def test_pharos_class_definition_message_names_the_declarations():
+    """`Object subclass: #Animal instanceVariableNames: 'name sound' ...` is
+    the first line a Pharo user types; the hint writes it the Beamtalk way."""
+    d = first("Object subclass: #Animal instanceVariableNames: 'name sound' classVariableNames: 'Count' "
+              "package: 'Zoo'")
+    assert d.message == "Expected class name" and (d.span.line, d.span.col) == (1, 18)
+    assert d.hint == ("the class name is written without #: `Object subclass: Animal`, and its variables are "
+                      "declared on the lines below it, indented: `state: name`, `state: sound`, "
+                      "`classState: count`")
+    assert first("Animal subclass: #Dog").hint == "the class name is written without #: `Animal subclass: Dog`"

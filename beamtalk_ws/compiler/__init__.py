@@ -72,7 +72,7 @@ def _compile_module(module, source, bound, filename, table) -> CompiledInput:
     except CompileError as e:
         e.diagnostics = with_slot_hints(e.diagnostics, statements, table, source)
         raise
-    found = (lint.warnings(statements, source) + lint.session_warnings(statements, bound)
+    found = (lint.warnings(statements, source, table) + lint.session_warnings(statements, bound)
              + lint.division_comment_warnings(statements, source, bound))
     return CompiledInput(forms, unique, module, lint.render(found, source, filename))
 

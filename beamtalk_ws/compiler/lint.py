@@ -7,7 +7,9 @@ eleven here, and in `lint_scope.py` the ones about names in method bodies
 spelled as other languages write them (`16#FF`, `0x1F`, `1_000`), in
 `lint_newcomers.py` code that runs but cannot mean what a newcomer meant (a
 collection update whose answer is dropped, `x[0]`), and in
-`lint_literals.py` literals that read differently from other languages:
+`lint_literals.py` literals that read differently from other languages, in
+`lint_pharo.py` Pharo idioms with another answer here (`initialize` that
+`new` never sends, `c = $a` against a String's letters):
 - statements after a `^`, which can never run (spec semantics §4.6);
 - a comparison of a variable or field whose value is dropped (`x = 2.`),
   where `:=` was meant;
@@ -39,7 +41,7 @@ from beamtalk_ws.syntax import ast, unparse
 from beamtalk_ws.syntax.ast import Span
 from beamtalk_ws.syntax.diagnostics import Diagnostic
 
-from . import lint_literals, lint_newcomers, lint_numbers, lint_scope
+from . import lint_literals, lint_newcomers, lint_numbers, lint_pharo, lint_scope
 
 #: binary operators compiled straight to Erlang (spec semantics §6): `a + b`
 #: is Erlang's `+` whatever `a` is, so a method of that name is reached
@@ -53,9 +55,10 @@ ERLANG_OPERATORS = frozenset(OPERATOR_KEYWORDS)
 _ERLANG_SPELLING = {"=": "=:=", "<=": "=<", "%": "rem", "**": "math:pow"}
 
 
-def warnings(items, source: str | None = None) -> list[Diagnostic]:
+def warnings(items, source: str | None = None, table=None) -> list[Diagnostic]:
     """The warnings of a list of top-level items (a REPL input or a file);
-    with the source text, also `n // 2` comments inside method bodies."""
+    with the source text, also `n // 2` comments inside method bodies; with
+    the compiler's class table, the kinds of superclasses defined elsewhere."""
     out: list[Diagnostic] = []
     if source is not None:
         for item in items:
@@ -66,6 +69,7 @@ def warnings(items, source: str | None = None) -> list[Diagnostic]:
     lint_numbers.foreign_numbers(items, out)
     out += lint_newcomers.warnings(items, source)
     lint_literals.literal_warnings(items, out)
+    lint_pharo.warnings(items, out, table)
     for item in items:
         if isinstance(item, ast.ClassDef):
             _lost_field_change(item, out)

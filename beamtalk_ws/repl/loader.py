@@ -129,7 +129,7 @@ def compile_parsed(parsed: list, table: ClassTable, result: LoadPlan,
         except PackageError as e:
             result.errors.append((f, str(e)))
             continue
-        result.warnings += lint.render(lint.warnings(module.items, source), source, str(f))
+        result.warnings += lint.render(lint.warnings(module.items, source, table), source, str(f))
         compiled[cc.name] = (cc, f)
     sources = {i.name: source for _, source, m in parsed for i in m.items if isinstance(i, ast.ClassDef)}
     _without_unloaded_superclasses(compiled, defined, local, sources, result)

@@ -153,6 +153,12 @@ TUPLE_HINT = (
     "(braces only match tuples, in match: patterns)"
 )
 
+#: Squeak's `x caseOf: {[1] -> [...]. ...}`: spec syntax §4 has `match:`
+CASE_OF_HINT = (
+    "Beamtalk has no caseOf: (and no brace arrays): match the value with its arms, "
+    "x match: [1 -> \"one\"; 3 -> \"three\"; _ -> \"other\"]"
+)
+
 #: `"{{x}}"`, Python's f-string escape: spec syntax §2.3 has `\{` instead
 DOUBLED_BRACE_HINT = (
     "`{{` is not an escaped brace in Beamtalk (as in Python's f-strings): `{` starts an "
@@ -279,6 +285,8 @@ class Cursor:
             hint = teaching.OR_HINT if i > 0 and K[i - 1] in _VALUE_ENDS and not self.NL[i] else TEMPORARIES_HINT
         elif k is K_LBRACE and i > 0 and K[i - 1] in (K_STR_START, K_STR_SEG) and self.E[i - 1] == self.S[i]:
             hint = DOUBLED_BRACE_HINT
+        elif k is K_LBRACE and i > 0 and K[i - 1] is K_KEYWORD and self.V[i - 1] == "caseOf:":
+            hint = CASE_OF_HINT
         elif k is K_LBRACE:
             hint = TUPLE_HINT
         elif k is K_PERIOD and i > 0 and K[i - 1] is K_BANG:

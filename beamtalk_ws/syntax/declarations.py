@@ -31,6 +31,7 @@ from .cursor import (
     K_PERIOD,
     K_PIPE,
     K_STRING,
+    K_SYMBOL,
     K_RBRACE,
     K_RBRACKET,
     K_RPAREN,
@@ -38,6 +39,7 @@ from .cursor import (
     ParseError,
 )
 from .literals import LiteralParser
+from .teaching import pharo_class_message
 
 
 class DeclarationParser(LiteralParser):
@@ -198,11 +200,17 @@ class DeclarationParser(LiteralParser):
         if K[self.i] is not K_IDENT:
             if K[self.i] is K_ERROR:
                 self.lex_error(self.i)
+            hint = (f"after subclass: comes the class name as a bare identifier "
+                    f"(Object subclass: Foo), found {self.describe(self.i)}")
+            if K[self.i] is K_SYMBOL:
+                # Pharo's ``Object subclass: #Foo instanceVariableNames: 'a b' ...``
+                line_end = self.source.find("\n", self.S[self.i])
+                rest = self.source[self.S[self.i]:line_end if line_end >= 0 else len(self.source)]
+                hint = pharo_class_message(V[j], V[self.i], rest)
             self.error(
                 "Expected class name",
                 self.i if K[self.i] is not K_EOF else self.i - 1,
-                hint=f"after subclass: comes the class name as a bare identifier "
-                f"(Object subclass: Foo), found {self.describe(self.i)}",
+                hint=hint,
             )
         name = V[self.i]
         self.i += 1

@@ -129,11 +129,56 @@ def comma_operator(source: str, start: int, end: int) -> tuple:
             f"catch a class both inherit from (`on: Error do:`), or nest the handlers: "
             f"`[[...] on: {first_class} do: [...]] on: {second_class} do: [...]`",
         )
-    fixed = source[a:start].rstrip() + " ++ " + source[end:b].lstrip()
+    fixed = source[a:start].rstrip() + " ++ " + _later_commas(source[end:b].lstrip())
     return (
         "`,` is not an operator in Beamtalk: concatenate with ++",
         f"write `{_cut(fixed)}`; `,` only separates the elements of #( ), #[ ] and #{{ }}",
     )
+
+
+def _later_commas(rest: str) -> str:
+    """The rest of the line after the reported `,` with its other
+    concatenation commas (outside strings and #( ), #[ ], #{ } literals)
+    written `++` too: `a , " then " , b` was fixed into `a ++ " then " , b`."""
+    out, stack, i = [], [], 0
+    while i < len(rest):
+        ch = rest[i]
+        if ch == '"':
+            close = rest.find('"', i + 1)
+            close = len(rest) - 1 if close < 0 else close
+            out.append(rest[i:close + 1])
+            i = close + 1
+            continue
+        if ch in "([{":
+            stack.append(i > 0 and rest[i - 1] == "#")
+        elif ch in ")]}":
+            if not stack:
+                out.append(rest[i:])  # the end of what held the reported comma
+                break
+            stack.pop()
+        elif ch == "," and not any(stack):
+            out.append("++")
+            i += 1
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def pharo_class_message(superclass: str, name: str, line: str) -> str:
+    """Pharo's class-definition message (``Object subclass: #Foo
+    instanceVariableNames: 'a b' ...``): the name without ``#``, and its
+    instance and class variables as the declarations of a class body."""
+    fields = re.search(r"instanceVariableNames:\s*['\"]([^'\"]*)['\"]", line)
+    shared = re.search(r"classVariableNames:\s*['\"]([^'\"]*)['\"]", line)
+    decls = [f"`state: {f}`" for f in (fields.group(1).split() if fields else [])]
+    decls += [f"`classState: {f[:1].lower() + f[1:]}`" for f in (shared.group(1).split() if shared else [])]
+    head = f"the class name is written without #: `{superclass} subclass: {name}`"
+    if decls:
+        return head + f", and its variables are declared on the lines below it, indented: {', '.join(decls)}"
+    if "Names:" in line or "package:" in line or "category:" in line:
+        return head + ", and its fields are declared on the lines below it, indented (`state: balance = 0`)"
+    return head
 
 
 def method_outside_class(selector: str, header: str, pattern: str, filename: str) -> tuple:
