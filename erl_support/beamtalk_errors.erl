@@ -196,10 +196,13 @@ location(_) ->
     nil.
 
 %% A block is an Erlang fun named after the function that holds it
-%% (`-sel/N-fun-K-`, `-$d/3-anonymous-K-` in a value class's dispatch):
-%% the frame of that function, at the block's line, names the method.
+%% (`-sel/N-fun-K-`, `-$d/3-anonymous-K-` in a value class's dispatch), and
+%% so is the named fun an inlined `do:`/`to:do:`/`whileTrue:` loop becomes
+%% (`-sel/N-Loop5/2-K-`): the frame of that function, at the block's line,
+%% names the method.
 enclosing({M, F, _A, Loc} = Frame) ->
-    case re:run(atom_to_binary(F, utf8), <<"^-(.+)/([0-9]+)-(?:fun|anonymous)-[0-9]+-$">>,
+    case re:run(atom_to_binary(F, utf8),
+                <<"^-(.+)/([0-9]+)-(?:fun-[0-9]+|anonymous-[0-9]+|Loop[0-9]+/[0-9]+-[0-9]+)-$">>,
                 [{capture, all_but_first, binary}, unicode]) of
         {match, [Parent, Arity]} ->
             {"[] in ", {M, binary_to_atom(Parent, utf8), binary_to_integer(Arity), Loc}};

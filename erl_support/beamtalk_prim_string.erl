@@ -281,8 +281,27 @@ type(S, Sel, Arg) ->
         false ->
             case catch unicode:characters_to_binary(L) of
                 B when is_binary(B) -> B;
-                _ -> erlang:error(function_clause, [_Cls, L])
+                _ -> not_text(L, 1)
             end
+    end.
+
+%% The first element of a List `withAll:` cannot take, named with its index:
+%% the List itself is what the method takes, so "does not accept #(104, -1)
+%% (a List)" pointed at the wrong thing.
+not_text([E | Rest], I) ->
+    case catch unicode:characters_to_binary([E]) of
+        B when is_binary(B) -> not_text(Rest, I + 1);
+        _ ->
+            Why = case is_integer(E) of
+                      true -> ", not a code point (an Integer in 0..1114111 outside the "
+                              "surrogates 55296..57343)";
+                      false -> ""
+                  end,
+            beamtalk_exception:raise(type_error, 'String class', 'withAll:',
+                                     <<"Type error in 'withAll:' on String class">>,
+                                     iolist_to_binary(["'String withAll:' takes Strings and code points; element ",
+                                                       integer_to_binary(I), " is ",
+                                                       beamtalk_rt:arg_text(E), Why]))
     end.
 
 'replaceFirst:with:'(S, Old, New) when is_binary(Old), Old =/= <<>>, is_binary(New) ->

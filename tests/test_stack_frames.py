@@ -119,3 +119,42 @@ async def test_an_error_typed_at_the_repl_has_no_location_line(repl):
     await ok(repl, "Object subclass: TypedDeep\n  go => ^1 / 0")
     text = await err(repl, "TypedDeep new go")
     assert "Location" not in text, text
+
+
+LOOPY = """\
+Actor subclass: LoopyAcct
+  state: n = 0
+  crash =>
+    #(1, 2) do: [:x |
+      x / 0]
+  count =>
+    1 to: 3 do: [:i | self.n := self.n + (1 / (i - 2))].
+    ^self.n
+"""
+
+LOOPY_CALC = """\
+Object subclass: LoopyCalc
+  spin =>
+    k := 3.
+    [k > 0] whileTrue: [k := k - 1. 1 / k].
+    ^k
+"""
+
+
+async def test_the_location_of_an_error_in_an_inlined_loop_names_the_method(repl, tmp_path):
+    """`do:`, `to:do:` and `whileTrue:` with literal blocks are compiled into
+    named funs (`-crash/2-Loop14/2-0-`); the Location line printed that
+    Erlang name instead of the method."""
+    path = tmp_path / "loopy.bt"
+    path.write_text(LOOPY)
+    await repl.evaluate(f":load {path}")
+    await ok(repl, "la := LoopyAcct spawn")
+    text = await err(repl, "la crash")
+    assert text.endswith("  Location: [] in LoopyAcct>>crash (loopy.bt:5)"), text
+    text = await err(repl, "la count")
+    assert text.endswith("  Location: [] in LoopyAcct>>count (loopy.bt:7)"), text
+    path2 = tmp_path / "loopy_calc.bt"
+    path2.write_text(LOOPY_CALC)
+    await repl.evaluate(f":load {path2}")
+    text = await err(repl, "LoopyCalc new spin")
+    assert text.endswith("  Location: [] in LoopyCalc>>spin (loopy_calc.bt:4)"), text
