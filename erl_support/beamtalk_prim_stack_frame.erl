@@ -15,20 +15,26 @@
 %% Pharo prints it), not the fun's generated name.
 frame({M, F0, A0, Loc} = Frame) ->
     case block_parent(F0) of
-        {Parent, PA} ->
+        {Parent, PA, Block} ->
             case class_of_module(M) of
                 nil -> method_frame(Frame);
-                _ -> (method_frame({M, Parent, PA, Loc}))#{block => true}
+                _ -> (method_frame({M, Parent, PA, Loc}))#{block => Block}
             end;
         none -> method_frame(Frame)
     end.
 
 block_parent(F) ->
-    case re:run(atom_to_binary(F, utf8), <<"^-(.+)/([0-9]+)-(?:fun|anonymous)-[0-9]+-$">>,
+    case re:run(atom_to_binary(F, utf8), <<"^-(.+?)/([0-9]+)-(.+)-$">>,
                 [{capture, all_but_first, binary}, unicode]) of
-        {match, [Parent, Arity]} -> {binary_to_atom(Parent, utf8), binary_to_integer(Arity)};
+        {match, [Parent, Arity, Kind]} ->
+            {binary_to_atom(Parent, utf8), binary_to_integer(Arity), is_block_fun(Kind)};
         nomatch -> none
     end.
+
+%% `fun-0`, `anonymous-0`: a block; a named fun (`Loop2/1-0`, an inlined
+%% whileTrue:) or a comprehension is the method's own code.
+is_block_fun(Kind) ->
+    re:run(Kind, <<"^(fun|anonymous)-[0-9]+$">>) =/= nomatch.
 
 method_frame({M, F0, A0, Loc}) ->
     Line = proplists:get_value(line, Loc, nil),
