@@ -115,3 +115,17 @@ async def test_a_busy_actor_says_where_it_is(repl, tmp_path):
     text = await err(repl, "s slow")
     assert "did not answer 'slow' within 5000 ms" in text, text
     assert "busy in DbgPing2>>slow (dbg_ping2.bt:6)" in text, text
+
+
+async def test_a_field_that_is_not_there_names_the_fields_that_are(repl):
+    # `fieldAt:` with a misspelt name said only "has no field 'balanse'"
+    await ok(repl, "Actor subclass: DbgAcct\n  state: balance = 0\n  state: history = #()")
+    await ok(repl, "Object subclass: DbgBox\n  state: width = 1")
+    await ok(repl, "a := DbgAcct spawn")
+    text = await err(repl, "a fieldAt: #balanse")
+    assert "Message: DbgAcct has no field 'balanse'" in text, text
+    assert "Hint: did you mean #balance? Its fields are: balance, history" in text, text
+    text = await err(repl, "a fieldAt: #zzz put: 3")
+    assert "Hint: Its fields are: balance, history" in text, text
+    text = await err(repl, "DbgBox new fieldAt: #widht")
+    assert "Hint: did you mean #width? Its fields are: width" in text, text
