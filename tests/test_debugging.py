@@ -129,3 +129,16 @@ async def test_a_field_that_is_not_there_names_the_fields_that_are(repl):
     assert "Hint: Its fields are: balance, history" in text, text
     text = await err(repl, "DbgBox new fieldAt: #widht")
     assert "Hint: did you mean #width? Its fields are: width" in text, text
+
+
+async def test_pharo_debugging_selectors_name_the_beamtalk_way(repl):
+    # `self halt` in a method (Pharo's breakpoint) and the exception's
+    # `receiver` / `signalerContext` got "Check spelling".
+    await ok(repl, "Object subclass: DbgHalter\n  go => self halt. ^1")
+    text = await err(repl, "DbgHalter new go")
+    assert "does not understand 'halt'" in text and "no debugger to stop in" in text, text
+    assert "Transcript show:" in text, text
+    text = await err(repl, "[42 foo] on: Error do: [:e | e receiver]")
+    assert "Hint: an exception answers errorClass" in text, text
+    text = await err(repl, "[42 foo] on: Error do: [:e | e signalerContext]")
+    assert "Hint: an exception carries its frames: e stackTrace" in text, text
