@@ -197,16 +197,23 @@ call({beamtalk_object, Class, _, Pid} = Self, Sel, Args, Timeout) when Pid =:= s
         _ -> self_call_error(Class, Sel, Args, Timeout)
     end;
 call({beamtalk_object, Class, _, Pid}, Sel, Args, Timeout) ->
+    %% Whom this process waits for, for beamtalk_where: an interrupted
+    %% input or a timed-out call can then say what it was waiting on.
+    put('$bt_calling', {Class, Sel, Pid}),
     try gen_server:call(Pid, {Sel, Args}, Timeout) of
         {ok, Result} -> Result;
         {error, C, R, S} -> erlang:raise(C, R, S)
     catch
         exit:{timeout, {gen_server, call, _}} ->
+            Hint = case beamtalk_where:call_timeout_hint(Class, Pid) of
+                       default -> <<"The actor may be busy or waiting on another actor (deadlock)">>;
+                       H -> H
+                   end,
             beamtalk_exception:raise(
               timeout, Class, Sel,
               iolist_to_binary(io_lib:format("Actor call timed out: a ~ts did not answer '~ts' within ~b ms",
                                              [Class, Sel, Timeout])),
-              <<"The actor may be busy or waiting on another actor (deadlock)">>);
+              Hint);
         exit:{killed, {gen_server, call, _}} when node(Pid) =:= node() ->
             killed(Class, Sel);
         exit:{_Reason, {gen_server, call, _}} ->
@@ -214,6 +221,8 @@ call({beamtalk_object, Class, _, Pid}, Sel, Args, Timeout) ->
                 true -> node_gone(Class, Sel, node(Pid));
                 false -> dead(Class, Sel)
             end
+    after
+        erase('$bt_calling')
     end.
 
 %% An actor of another node (`spawnOn:`) whose node went away.

@@ -5,7 +5,7 @@
 %% exception object of the spec's hierarchy (bound to `_error`) and an
 %% `ERROR: #Class` block with the fields that are present.
 -module(beamtalk_errors).
--export([wrap/3, format/1, exception_class/1, kind_class/1, reason_text/1,
+-export([wrap/3, format/1, exception_class/1, kind_class/1, reason_text/1, stack_location/1,
          exit_signal/1, short/1]).
 
 %% Longer reasons are cut here in what is printed; the whole term stays in
@@ -182,9 +182,12 @@ format(#{?CLASS_KEY := ExClass, error := Rec} = Ex) ->
 location(#{stacktrace := Stack}) ->
     try beamtalk_test_location:user_frame(Stack) of
         nil -> nil;
-        Frame0 ->
-            {InBlock, Frame} = enclosing(Frame0),
+        Frame ->
             #{method := M, side := Side, receiverClass := C} = Fr = beamtalk_prim_stack_frame:frame(Frame),
+            InBlock = case beamtalk_prim_stack_frame:isBlock(Fr) of
+                          true -> "[] in ";
+                          false -> ""
+                      end,
             Owner = case C of nil -> maps:get(moduleName, Fr); _ -> C end,
             iolist_to_binary([InBlock, atom_to_binary(Owner, utf8),
                               case Side of class -> " class"; _ -> "" end,
@@ -195,20 +198,10 @@ location(#{stacktrace := Stack}) ->
 location(_) ->
     nil.
 
-%% A block is an Erlang fun named after the function that holds it
-%% (`-sel/N-fun-K-`, `-$d/3-anonymous-K-` in a value class's dispatch), and
-%% so is the named fun an inlined `do:`/`to:do:`/`whileTrue:` loop becomes
-%% (`-sel/N-Loop5/2-K-`): the frame of that function, at the block's line,
-%% names the method.
-enclosing({M, F, _A, Loc} = Frame) ->
-    case re:run(atom_to_binary(F, utf8),
-                <<"^-(.+)/([0-9]+)-(?:fun-[0-9]+|anonymous-[0-9]+|Loop[0-9]+/[0-9]+-[0-9]+)-$">>,
-                [{capture, all_but_first, binary}, unicode]) of
-        {match, [Parent, Arity]} ->
-            {"[] in ", {M, binary_to_atom(Parent, utf8), binary_to_integer(Arity), Loc}};
-        nomatch ->
-            {"", Frame}
-    end.
+%% @doc The Location of a stack (a process's current one: beamtalk_where).
+-spec stack_location(list()) -> binary() | nil.
+stack_location(Stack) ->
+    location(#{stacktrace => Stack}).
 
 field_text(V) when is_binary(V) -> V;
 field_text(V) when is_atom(V) -> atom_to_binary(V, utf8);

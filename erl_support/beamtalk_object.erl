@@ -10,7 +10,7 @@
 %% entries of the flattened method tables (see beamtalk_class_tables:recompute).
 -module(beamtalk_object).
 
--export([new/1, new/2, instantiate/1, check_instantiable/2, field_names/1,
+-export([fields_hint/3, new/1, new/2, instantiate/1, check_instantiable/2, field_names/1,
          field_at/2, field_at_put/3, synthesise_accessors/1,
          synthesise_constructor/1, setter_name/1, make_fun/2, missing_field/2]).
 
@@ -77,6 +77,32 @@ field_names(#{?CK := _} = V) ->
 field_names(_) ->
     [].
 
+%% @doc The hint of "C has no field 'x'": the fields there are, and the one
+%% a misspelt name is closest to (`#balanse` -> `#balance`).
+-spec fields_hint(atom(), [atom()], term()) -> binary().
+fields_hint(C, [], _Name) ->
+    <<(atom_to_binary(C, utf8))/binary, " has no fields">>;
+fields_hint(_C, Fields0, Name) ->
+    Fields = lists:sort(Fields0),
+    Known = [atom_to_binary(F, utf8) || F <- Fields],
+    Close = case is_atom(Name) of
+                true ->
+                    N = string:lowercase(atom_to_binary(Name, utf8)),
+                    Scored = [{beamtalk_class_hint:distance(N, string:lowercase(K)), K} || K <- Known],
+                    case lists:min(Scored) of
+                        {D, K} when D =< 2, D < byte_size(N) -> ["did you mean #", K, "? "];
+                        _ -> []
+                    end;
+                false -> []
+            end,
+    iolist_to_binary([Close, "Its fields are: ", lists:join(", ", Known)]).
+
+internal_key(K) ->
+    case atom_to_binary(K, utf8) of
+        <<"__", _/binary>> -> true;
+        _ -> false
+    end.
+
 %% @doc `x fieldAt: #slot`.  On a class object (not a metaclass), its class
 %% variables: the only way a ClassBuilder class-side block (`[:cls | ...]`,
 %% which has no `self.v`) reaches the variables `addClassVariable:` declared.
@@ -91,7 +117,9 @@ field_at(#{?CK := C} = V, Name) ->
         {ok, Val} when Name =/= ?CK -> Val;
         _ -> beamtalk_exception:raise(runtime_error, C, 'fieldAt:',
                                       iolist_to_binary([atom_to_binary(C, utf8), " has no field '",
-                                                        field_text(Name), "'"]), nil)
+                                                        field_text(Name), "'"]),
+                                      fields_hint(C, [K || K <- maps:keys(V), is_atom(K), K =/= ?CK,
+                                                           not internal_key(K)], Name))
     end;
 field_at(V, Name) ->
     C = beamtalk_send:class_name(V),

@@ -31,7 +31,8 @@ no_field(Self, Sel, Name) ->
     C = element(2, Self),
     beamtalk_exception:raise(runtime_error, C, Sel,
                              iolist_to_binary([atom_to_binary(C, utf8), " has no field '",
-                                               beamtalk_print:display_string(Name), "'"]), nil).
+                                               beamtalk_print:display_string(Name), "'"]),
+                             beamtalk_object:fields_hint(C, beamtalk_actor:fields_of(C), Name)).
 
 'fieldNames'(Self, State) -> {beamtalk_actor:fields_of(element(2, Self)), State}.
 

@@ -6,10 +6,37 @@
 -module(beamtalk_prim_stack_frame).
 -export([frame/1]).
 -export(['method'/1, 'receiverClass'/1, 'arguments'/1, 'moduleName'/1, 'file'/1,
-         'line'/1, 'sourceLocation'/1, 'printString'/1, 'displayString'/1]).
+         'line'/1, 'sourceLocation'/1, 'isBlock'/1, 'printString'/1, 'displayString'/1]).
 
-%% @doc The StackFrame for {Module, Function, Arity, Location}.
-frame({M, F0, A0, Loc}) ->
+%% @doc The StackFrame for {Module, Function, Arity, Location}.  A block of
+%% a loaded method is an Erlang fun named after the function that holds it
+%% (`-report/2-fun-0-`, `-$d/3-anonymous-0-` in a value class's dispatch):
+%% its frame names that method, marked as a block (`[] in Calc>>run/2`, as
+%% Pharo prints it), not the fun's generated name.
+frame({M, F0, A0, Loc} = Frame) ->
+    case block_parent(F0) of
+        {Parent, PA, Block} ->
+            case class_of_module(M) of
+                nil -> method_frame(Frame);
+                _ -> (method_frame({M, Parent, PA, Loc}))#{block => Block}
+            end;
+        none -> method_frame(Frame)
+    end.
+
+block_parent(F) ->
+    case re:run(atom_to_binary(F, utf8), <<"^-(.+?)/([0-9]+)-(.+)-$">>,
+                [{capture, all_but_first, binary}, unicode]) of
+        {match, [Parent, Arity, Kind]} ->
+            {binary_to_atom(Parent, utf8), binary_to_integer(Arity), is_block_fun(Kind)};
+        nomatch -> none
+    end.
+
+%% `fun-0`, `anonymous-0`: a block; a named fun (`Loop2/1-0`, an inlined
+%% whileTrue:) or a comprehension is the method's own code.
+is_block_fun(Kind) ->
+    re:run(Kind, <<"^(fun|anonymous)-[0-9]+$">>) =/= nomatch.
+
+method_frame({M, F0, A0, Loc}) ->
     Line = proplists:get_value(line, Loc, nil),
     File0 = case proplists:get_value(file, Loc) of
                 undefined -> nil;
@@ -115,6 +142,8 @@ class_of_module(M) ->
 'file'(#{file := V}) -> V.
 'line'(#{line := V}) -> V.
 
+'isBlock'(Fr) -> maps:get(block, Fr, false).
+
 'sourceLocation'(#{file := nil}) -> nil;
 'sourceLocation'(#{file := F, line := nil}) -> F;
 'sourceLocation'(#{file := F, line := L}) -> iolist_to_binary([F, ":", integer_to_binary(L)]).
@@ -131,6 +160,10 @@ class_of_module(M) ->
                class -> <<" class">>;
                _ -> <<>>
            end,
-    iolist_to_binary([atom_to_binary(Owner, utf8), Side, ">>", atom_to_binary(F, utf8), "/",
+    InBlock = case maps:get(block, Fr, false) of
+                  true -> <<"[] in ">>;
+                  false -> <<>>
+              end,
+    iolist_to_binary([InBlock, atom_to_binary(Owner, utf8), Side, ">>", atom_to_binary(F, utf8), "/",
                       integer_to_binary(A), Where]).
 'displayString'(Fr) -> 'printString'(Fr).

@@ -235,7 +235,7 @@ header(S) ->
     end.
 
 %% `#(1, 2) collect: 3`: the collection sent value: to what it was given.
-for_class(Label, Sel) when Sel =:= 'value:'; Sel =:= 'value:value:'; Sel =:= 'value:value:value:' ->
+for_class1(Label, Sel) when Sel =:= 'value:'; Sel =:= 'value:value:'; Sel =:= 'value:value:value:' ->
     {Users, Params} = case Sel of
                           'value:' -> {"collect:, select:, detect: or do:", "[:x | ...]"};
                           'value:value:' -> {"inject:into:, sort: or keysAndValuesDo:", "[:a :b | ...]"};
@@ -245,7 +245,7 @@ for_class(Label, Sel) when Sel =:= 'value:'; Sel =:= 'value:value:'; Sel =:= 'va
                       " was given ", article(Label), ", give it a Block (", Params, ")"]);
 %% A condition that answered something else than a Boolean (`3 ifTrue:`,
 %% a Set's `select: [:x | nil]`, a Stream filter's `not`).
-for_class(Label, Sel) when Sel =:= 'ifTrue:'; Sel =:= 'ifFalse:'; Sel =:= 'ifTrue:ifFalse:';
+for_class1(Label, Sel) when Sel =:= 'ifTrue:'; Sel =:= 'ifFalse:'; Sel =:= 'ifTrue:ifFalse:';
                            Sel =:= 'ifFalse:ifTrue:'; Sel =:= 'not'; Sel =:= 'and:'; Sel =:= 'or:' ->
     iolist_to_binary([atom_to_binary(Sel, utf8), " is understood by true and false only: this condition answered ",
                       article(Label), " (blocks given to select:, reject:, detect: and whileTrue: must answer "
@@ -253,13 +253,13 @@ for_class(Label, Sel) when Sel =:= 'ifTrue:'; Sel =:= 'ifFalse:'; Sel =:= 'ifTru
 %% Selectors whose Beamtalk spelling depends on the receiver's class.
 %% Pharo's `[...] fork`; `spawn` would otherwise be "a class-side method of
 %% Block" (every class answers it, to refuse it), which fails again.
-for_class('Block', Sel) when Sel =:= fork; Sel =:= spawn; Sel =:= 'forkAt:'; Sel =:= newProcess;
+for_class1('Block', Sel) when Sel =:= fork; Sel =:= spawn; Sel =:= 'forkAt:'; Sel =:= newProcess;
                              Sel =:= 'forkNamed:'; Sel =:= spawnLink ->
     <<"a Block runs in a process of its own with Erlang erlang spawn: aBlock (an error there is "
       "reported as a crashed process); spawn makes an actor of an Actor subclass">>;
 %% `x on: Error do: [...]` with x no Block: the protected code goes in
 %% brackets (`on:do:` is a Block message); it said "did you mean 'to:do:'?".
-for_class(Label, Sel) when Label =/= 'Block', (Sel =:= 'on:do:' orelse Sel =:= 'ensure:'
+for_class1(Label, Sel) when Label =/= 'Block', (Sel =:= 'on:do:' orelse Sel =:= 'ensure:'
                                                 orelse Sel =:= 'ifCurtailed:') ->
     Form = case Sel of
                'on:do:' -> <<"[...] on: Error do: [:e | ...]">>;
@@ -268,21 +268,21 @@ for_class(Label, Sel) when Label =/= 'Block', (Sel =:= 'on:do:' orelse Sel =:= '
            end,
     <<(atom_to_binary(Sel, utf8))/binary, " is sent to a Block: put the code it protects in brackets (",
       Form/binary, ")">>;
-for_class('List', 'length') -> <<"size answers the number of elements">>;
-for_class('List', 'contains:') ->
+for_class1('List', 'length') -> <<"size answers the number of elements">>;
+for_class1('List', 'contains:') ->
     <<"anySatisfy: [:x | ...] tests the elements; includes: x looks for one">>;
-for_class('String', 'contains:') -> <<"includesSubstring: \"text\" tests for a substring">>;
-for_class('String', 'at:put:') ->
+for_class1('String', 'contains:') -> <<"includesSubstring: \"text\" tests for a substring">>;
+for_class1('String', 'at:put:') ->
     <<"Strings are immutable values: build a new one with ++, take:, drop: or replaceAll:with:">>;
-for_class('String class', Sel) when Sel =:= 'with:'; Sel =:= 'with:with:'; Sel =:= 'new:withAll:' ->
+for_class1('String class', Sel) when Sel =:= 'with:'; Sel =:= 'with:with:'; Sel =:= 'new:withAll:' ->
     %% Pharo's `String with: $a`: a Character is its code point
     <<"a String is built from Strings: \"h\", \"ab\" ++ \"c\", String withAll: #(\"a\", \"b\"); "
       "from code points: String withAll: #(104, 105)">>;
-for_class('Dictionary', 'add:') -> <<"at: key put: value answers a new Dictionary with the pair">>;
-for_class('Float', 'printString:') ->
+for_class1('Dictionary', 'add:') -> <<"at: key put: value answers a new Dictionary with the pair">>;
+for_class1('Float', 'printString:') ->
     <<"printString: prints an Integer in a base; to show a Float to 2 decimals: "
       "x printShowingDecimalPlaces: 2">>;
-for_class(Label, Sel) when Sel =:= 'spawn:'; Sel =:= 'spawnWith' ->
+for_class1(Label, Sel) when Sel =:= 'spawn:'; Sel =:= 'spawnWith' ->
     %% `Counter spawn: 5`: an actor starts from its state: defaults, or
     %% from a Dictionary of field values
     case binary:split(atom_to_binary(Label, utf8), <<" class">>) of
@@ -295,54 +295,54 @@ for_class(Label, Sel) when Sel =:= 'spawn:'; Sel =:= 'spawnWith' ->
             end;
         _ -> nil
     end;
-for_class('Character class', Sel) when Sel =:= cr; Sel =:= lf; Sel =:= tab; Sel =:= space; Sel =:= newline ->
+for_class1('Character class', Sel) when Sel =:= cr; Sel =:= lf; Sel =:= tab; Sel =:= space; Sel =:= newline ->
     %% a Character is its code point (spec syntax 2.5)
     <<"a Character is its code point, an Integer: $\\n is 10, $\\t 9, $  32 (Character value: 10); "
       "for a line break in output send Transcript cr">>;
-for_class('Stream', Sel) when Sel =:= next; Sel =:= 'next:'; Sel =:= upToEnd; Sel =:= atEnd;
+for_class1('Stream', Sel) when Sel =:= next; Sel =:= 'next:'; Sel =:= upToEnd; Sel =:= atEnd;
                              Sel =:= 'nextPutAll:'; Sel =:= 'nextPut:'; Sel =:= contents; Sel =:= skip ->
     %% Pharo's positionable streams: a Beamtalk Stream is lazy and immutable
     <<"a Stream is a lazy sequence, not a position: take: n answers the first n elements, asList all of "
       "them, drop: n the rest; text is built with ++ or Transcript show:">>;
-for_class('TranscriptStream', Sel) when Sel =:= newLine; Sel =:= newline; Sel =:= nl; Sel =:= lf;
+for_class1('TranscriptStream', Sel) when Sel =:= newLine; Sel =:= newline; Sel =:= nl; Sel =:= lf;
                                        Sel =:= crlf; Sel =:= println ->
     <<"cr writes a line break (Transcript show: \"text\"; cr)">>;
-for_class(L, S) when (L =:= 'List' orelse L =:= 'Interval' orelse L =:= 'Set'),
+for_class1(L, S) when (L =:= 'List' orelse L =:= 'Interval' orelse L =:= 'Set'),
                      (S =:= 'max:' orelse S =:= 'min:') ->
     <<"max answers the largest element; (c collect: [:x | ...]) max the largest of a key">>;
 %% Data in and out: the names Python, JavaScript and Pharo users reach for.
-for_class('JSON class', S) when S =:= 'loads:'; S =:= 'decode:'; S =:= 'fromString:';
+for_class1('JSON class', S) when S =:= 'loads:'; S =:= 'decode:'; S =:= 'fromString:';
                                 S =:= 'readFrom:'; S =:= 'load:' ->
     <<"JSON parse: text answers the value (objects become Dictionaries with String keys)">>;
-for_class('JSON class', S) when S =:= 'dumps:'; S =:= 'encode:'; S =:= 'stringify:';
+for_class1('JSON class', S) when S =:= 'dumps:'; S =:= 'encode:'; S =:= 'stringify:';
                                 S =:= 'toString:'; S =:= 'dump:'; S =:= 'render:' ->
     <<"JSON generate: value answers compact JSON text; JSON prettyPrint: value indents it">>;
-for_class('File class', S) when S =:= 'appendAll:contents:'; S =:= 'append:contents:';
+for_class1('File class', S) when S =:= 'appendAll:contents:'; S =:= 'append:contents:';
                                 S =:= 'append:to:'; S =:= 'appendText:to:' ->
     <<"File has no append: write the old and the new text together "
       "(File writeAll: p contents: (File readAll: p) ++ more)">>;
-for_class('File class', S) when S =:= 'delete:'; S =:= 'remove:'; S =:= 'deleteFile:';
+for_class1('File class', S) when S =:= 'delete:'; S =:= 'remove:'; S =:= 'deleteFile:';
                                 S =:= 'rename:to:'; S =:= 'list:'; S =:= 'listDirectory:';
                                 S =:= 'entries:'; S =:= 'mkdir:'; S =:= 'createDirectory:' ->
     <<"File reads and writes whole files; OTP's file module does the rest: "
       "Erlang file delete: p, Erlang file rename: a with: b, "
       "Erlang file make_dir: p (they answer #ok or {#error, reason}); File exists: p tests a path">>;
-for_class('File class', S) when S =:= 'read:'; S =:= 'readFile:'; S =:= 'contentsOf:'; S =:= 'readText:' ->
+for_class1('File class', S) when S =:= 'read:'; S =:= 'readFile:'; S =:= 'contentsOf:'; S =:= 'readText:' ->
     <<"File readAll: path answers the contents; File readLines: path the lines">>;
-for_class('File class', S) when S =:= 'write:contents:'; S =:= 'write:to:'; S =:= 'writeFile:contents:';
+for_class1('File class', S) when S =:= 'write:contents:'; S =:= 'write:to:'; S =:= 'writeFile:contents:';
                                 S =:= 'writeText:to:' ->
     <<"File writeAll: path contents: text creates or replaces the file">>;
-for_class('Integer', 'atRandom') ->
+for_class1('Integer', 'atRandom') ->
     <<"Random nextInteger: n answers an Integer from 1 to n">>;
-for_class('Random class', S) when S =:= 'between:and:'; S =:= 'randint:and:'; S =:= 'nextInt:';
+for_class1('Random class', S) when S =:= 'between:and:'; S =:= 'randint:and:'; S =:= 'nextInt:';
                                   S =:= 'integer:' ->
     <<"Random nextInteger: n answers an Integer from 1 to n (a + (Random nextInteger: b - a + 1) - 1 "
       "for a..b); Random seed: n a reproducible generator">>;
-for_class(L, S) when (L =:= 'List' orelse L =:= 'Array'), (S =:= 'shuffle' orelse S =:= 'shuffled') ->
+for_class1(L, S) when (L =:= 'List' orelse L =:= 'Array'), (S =:= 'shuffle' orelse S =:= 'shuffled') ->
     <<"no shuffle: sort by random keys, (c collect: [:x | Random next -> x]) sort collect: [:a | a value]">>;
-for_class('Stream', S) when S =:= size; S =:= length ->
+for_class1('Stream', S) when S =:= size; S =:= length ->
     <<"a Stream is lazy and has no size: asList size reads it all and counts">>;
-for_class(_, _) -> nil.
+for_class1(_, _) -> nil.
 
 %% Selectors of Pharo and Squeak (and Python) that Beamtalk spells
 %% differently (only reached when the receiver does not understand them).
@@ -504,7 +504,25 @@ elsewhere(S) when S =:= 'with:'; S =:= 'with:with:'; S =:= 'with:with:with:'; S 
     <<"make a collection from a List of its elements: Array withAll: #(1, 2) (or the literal #(1, 2))">>;
 elsewhere('squared') ->
     <<"multiply: x * x (or x ** 2)">>;
+elsewhere(S) when S =:= halt; S =:= 'halt:'; S =:= 'haltIf:'; S =:= haltOnce; S =:= 'haltIfNil' ->
+    %% Pharo's breakpoint, in a method: the REPL has no debugger to open
+    <<"there is no debugger to stop in: an uncaught error's Location names the method and line and "
+      "_error stackTrace its frames; show values on the way with Transcript show: x printString; cr">>;
+elsewhere(S) when S =:= signalerContext; S =:= signalContext ->
+    <<"an exception carries its frames: e stackTrace (its first frame is where it was raised)">>;
 elsewhere(_) -> nil.
+
+%% `e receiver` (Pharo's MessageNotUnderstood) on an exception only.
+for_class(Label, receiver) when is_atom(Label) ->
+    case catch (Label =:= 'Exception' orelse beamtalk_class:inherits_from(Label, 'Exception')) of
+        true -> receiver_hint();
+        _ -> nil
+    end;
+for_class(Label, Sel) -> for_class1(Label, Sel).
+
+receiver_hint() ->
+    <<"an exception answers errorClass (the class of the object that failed) and selector, not the "
+      "object itself; to keep the object, catch the error where you still hold it">>.
 
 %% A selector of the receiver's class with the same number of arguments that
 %% differs only in case, or by at most two edits (selectors of 5 characters

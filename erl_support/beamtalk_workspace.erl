@@ -157,8 +157,9 @@ handle_call({interrupt, SessionName, Client}, From, St) ->
 handle_call({interrupt, SessionName}, _From, St) ->
     case maps:find(SessionName, St#st.sessions) of
         {ok, #session{running = #run{}} = S} ->
+            Text = beamtalk_where:stopped(<<"Interrupted">>, running_pid(S)),
             S1 = stop_running(S, <<"was stopped by the interrupt">>),
-            {reply, ok, finish(S1, {error, interrupted, <<"Interrupted">>}, St)};
+            {reply, ok, finish(S1, {error, interrupted, Text}, St)};
         _ ->
             {reply, idle, St}
     end;
@@ -249,8 +250,9 @@ handle_info({eval_done, _Pid, Ref, Result}, St) ->
 handle_info({eval_timeout, Ref}, St) ->
     case find_session(fun(#session{running = R}) -> is_record(R, run) andalso R#run.ref =:= Ref end, St) of
         {ok, S} ->
+            Text = beamtalk_where:stopped(<<"Request timed out">>, running_pid(S)),
             S1 = stop_running(S, <<"was stopped when the request timed out">>),
-            {noreply, finish(S1, {error, timeout, <<"Request timed out">>}, St)};
+            {noreply, finish(S1, {error, timeout, Text}, St)};
         error -> {noreply, St}
     end;
 handle_info({beamtalk_input_wait, Io, Waiting}, St) ->
@@ -400,6 +402,12 @@ stop_running(#session{running = #run{}, evaluator = {Pid, Mon}} = S, Why) ->
     erlang:demonitor(Mon, [flush]),
     add_notice(S#session{evaluator = none, summary = #{}},
                beamtalk_evaluator:death_text(Why, {seen, Summary})).
+
+%% The process running the session's request (where it was is told
+%% before it is stopped: beamtalk_where).
+running_pid(#session{running = #run{in_evaluator = false, pid = Pid}}) -> Pid;
+running_pid(#session{evaluator = {Pid, _}}) -> Pid;
+running_pid(_) -> undefined.
 
 add_notice(#session{notice = none} = S, Text) -> S#session{notice = Text};
 add_notice(#session{notice = Old} = S, Text) -> S#session{notice = <<Old/binary, " ", Text/binary>>}.

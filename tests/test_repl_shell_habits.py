@@ -233,3 +233,14 @@ def test_bound_command_words_hide_only_the_command_habits():
     assert habit_hint("i size", {"i"}) is None
     assert habit_hint("r Counter") is not None
     assert habit_hint("x browse", {"x"}) is not None
+
+
+async def test_a_command_word_habit_keeps_the_undefined_variable_error(repl):
+    """`h go` after `h := Halter new` failed (its class did not load): the
+    input is a send to a variable the user believes is bound, so the located
+    "Undefined variable: h" stays and the IEx hint comes under it (it was
+    replaced by the hint alone, which sent a Pharo user to `:help Erlang go`)."""
+    out = await repl.evaluate("h go")
+    assert not out.ok
+    assert out.text.startswith("<input>:1:1: Undefined variable: h"), out.text
+    assert out.text.splitlines()[-1].startswith("Hint: `h go` is another shell's habit"), out.text

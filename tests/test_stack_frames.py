@@ -144,17 +144,57 @@ Object subclass: LoopyCalc
 async def test_the_location_of_an_error_in_an_inlined_loop_names_the_method(repl, tmp_path):
     """`do:`, `to:do:` and `whileTrue:` with literal blocks are compiled into
     named funs (`-crash/2-Loop14/2-0-`); the Location line printed that
-    Erlang name instead of the method."""
+    Erlang name instead of the method.  An inlined loop is the method's own
+    code (as Pharo's inlined `to:do:` and `whileTrue:` are), so no `[] in`."""
     path = tmp_path / "loopy.bt"
     path.write_text(LOOPY)
     await repl.evaluate(f":load {path}")
     await ok(repl, "la := LoopyAcct spawn")
     text = await err(repl, "la crash")
-    assert text.endswith("  Location: [] in LoopyAcct>>crash (loopy.bt:5)"), text
+    assert text.endswith("  Location: LoopyAcct>>crash (loopy.bt:5)"), text
     text = await err(repl, "la count")
-    assert text.endswith("  Location: [] in LoopyAcct>>count (loopy.bt:7)"), text
+    assert text.endswith("  Location: LoopyAcct>>count (loopy.bt:7)"), text
     path2 = tmp_path / "loopy_calc.bt"
     path2.write_text(LOOPY_CALC)
     await repl.evaluate(f":load {path2}")
     text = await err(repl, "LoopyCalc new spin")
-    assert text.endswith("  Location: [] in LoopyCalc>>spin (loopy_calc.bt:4)"), text
+    assert text.endswith("  Location: LoopyCalc>>spin (loopy_calc.bt:4)"), text
+
+
+BLOCK_FRAMES = """\
+Object subclass: BlockFrames
+  sumAll: xs =>
+    ^xs inject: 0 into: [:acc :x | acc + (self scale: x)]
+  scale: x =>
+    ^100 / (x - 2)
+  class each: xs =>
+    ^xs collect: [:x | 1 / x]
+"""
+
+ACTOR_BLOCK_FRAMES = """\
+Actor subclass: ActorBlockFrames
+  report =>
+    ^#(1) collect: [:h | h asStrin]
+"""
+
+
+async def test_a_frame_of_a_block_names_the_method_that_holds_it(repl, tmp_path):
+    # The frame of a block read as the Erlang fun it compiles to
+    # (`BlockFrames>>-$d/3-anonymous-0-/3`, `ActorBlockFrames>>-report/2-fun-0-/3`):
+    # it reads as Pharo's `[] in` the method now, as the Location line does.
+    (tmp_path / "block_frames.bt").write_text(BLOCK_FRAMES)
+    (tmp_path / "actor_block_frames.bt").write_text(ACTOR_BLOCK_FRAMES)
+    await repl.evaluate(f":load {tmp_path / 'block_frames.bt'}")
+    await repl.evaluate(f":load {tmp_path / 'actor_block_frames.bt'}")
+    await ok(repl, "e := [BlockFrames new sumAll: #(2)] on: Error do: [:ex | ex]")
+    assert await ok(repl, "(e stackTrace at: 2) printString") == '"[] in BlockFrames>>sumAll:/2 (block_frames.bt:3)"'
+    assert await ok(repl, "(e stackTrace at: 2) method") == "#sumAll:"
+    assert await ok(repl, "(e stackTrace at: 2) isBlock") == "true"
+    assert await ok(repl, "e stackTrace first isBlock") == "false"
+    await ok(repl, "e := [BlockFrames each: #(0)] on: Error do: [:ex | ex]")
+    assert await ok(repl, "e stackTrace first printString") == '"[] in BlockFrames class>>each:/2 (block_frames.bt:7)"'
+    await ok(repl, "a := ActorBlockFrames spawn")
+    await ok(repl, "e := [a report] on: Error do: [:ex | ex]")
+    shown = await ok(repl, "e stackTrace printString")
+    assert "[] in ActorBlockFrames>>report/2 (actor_block_frames.bt:3)" in shown, shown
+    assert "-fun-" not in shown and "anonymous" not in shown, shown

@@ -495,3 +495,27 @@ async def test_a_list_against_tuple_patterns_still_answers_what_the_spec_says(re
     assert out.warnings and "matches only a Tuple" in out.warnings[0]
     out = await repl.evaluate("(Tuple withAll: #(1, 2)) match: [{a, b} -> a + b; _ -> 0]")
     assert out.ok and out.text == "3" and out.warnings == []
+
+
+def test_a_dropped_update_in_a_loop_body_is_warned_at_its_line():
+    # `[i < 3] whileTrue: [i + 1]` never ends: the sum is made and dropped
+    # (Pharo and Python programmers both meant `i := i + 1`); no warning said so.
+    src = ("Object subclass: DropLoop\n  spin =>\n    i := 0.\n    [i < 3] whileTrue: [i + 1].\n    ^i\n"
+           "  grow: xs =>\n    n := 0.\n    xs do: [:x | self.total + x].\n    n - 1.\n    ^n\n")
+    c = compile_input(src)
+    dropped = sorted((w for w in c.warnings if "is not used" in w), key=lambda w: int(w.split(":")[1]))
+    assert len(dropped) == 3, c.warnings
+    assert dropped[0].startswith("<input>:4:25: warning: The result of this `+` is not used"), dropped
+    assert "i := i + 1" in dropped[0], dropped
+    assert "self.total := self.total + x" in dropped[1], dropped
+    assert "n := n - 1" in dropped[2], dropped
+
+
+def test_sums_whose_value_is_used_are_not_warned():
+    for src in ("x := 1. x + 1",
+                "Object subclass: UsedSum\n  a: x => ^x + 1\n  b: xs => ^xs collect: [:x | x + 1]\n"
+                "  c: xs => ^xs inject: 0 into: [:acc :x | acc + x]\n"
+                "  d => i := 0. [i < 3] whileTrue: [i := i + 1]. ^i\n"
+                "  e => n := 0. 1 to: 3 do: [:k | n := n + k]. ^n\n"):
+        c = compile_input(src)
+        assert not [w for w in c.warnings if "is not used" in w], (src, c.warnings)

@@ -89,6 +89,9 @@ def warnings(items, source: str | None = None, table=None) -> list[Diagnostic]:
                 _pharo_print_on(node, out)
             elif isinstance(node, ast.Block):
                 _sequence(node.body, out)
+            elif (isinstance(node, ast.KeywordSend) and node.selector in _LOOPS
+                  and isinstance(node.arguments[-1], ast.Block) and node.arguments[-1].body):
+                _dropped_update(node.arguments[-1].body[-1], out)
             elif isinstance(node, ast.InterpolatedString):
                 _number_in_braces(node, out)
             elif (isinstance(node, ast.Assignment) and isinstance(node.target, ast.Variable)
@@ -177,9 +180,36 @@ def _dropped_comparisons(statements, out, source: str | None = None) -> None:
             hint=f"assignment is `:=`: `{target} := {unparse(st.argument).strip()}`"))
 
 
+#: sends whose block argument's last value nobody uses (an inlined loop body)
+_LOOPS = frozenset({"whileTrue:", "whileFalse:", "timesRepeat:", "to:do:", "to:by:do:", "do:"})
+_UPDATES = frozenset({"+", "-", "*", "/", "++"})
+
+
+def _dropped_update(st, out) -> None:
+    """`i + 1.` (or the last statement of a loop body, `[i < 3] whileTrue:
+    [i + 1]`) where `i := i + 1` was meant: a sum of a variable or field made
+    and dropped; in a loop body the loop never ends."""
+    if not (isinstance(st, ast.BinarySend) and st.selector in _UPDATES):
+        return
+    left = st.receiver
+    if isinstance(left, ast.Variable) and left.name != "self":
+        target = left.name
+    elif (isinstance(left, ast.FieldAccess) and isinstance(left.receiver, ast.Variable)
+          and left.receiver.name == "self"):
+        target = f"self.{left.name}"
+    else:
+        return
+    out.append(Diagnostic(
+        f"The result of this `{st.selector}` is not used", st.span, severity="warning",
+        hint=f"to change {target}, assign it: `{target} := {unparse(st).strip()}`"))
+
+
 def _sequence(statements, out, source: str | None = None) -> None:
     _juxtaposed(statements, out)
     _dropped_comparisons(statements, out, source)
+    for st, nxt in zip(statements, statements[1:]):
+        if source is None or "// =>" not in source[st.span.end:nxt.span.start]:
+            _dropped_update(st, out)
     for i, st in enumerate(statements[:-1]):
         if isinstance(st, ast.Return):
             nxt = statements[i + 1]

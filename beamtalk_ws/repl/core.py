@@ -120,14 +120,18 @@ class Repl:
                            kind="hint")
         out = await self.evaluate_code(code, on_output)
         if not out.ok and out.kind in ("syntax", "compile", "runtime"):
-            from .shell_habits import habit_hint    # `b().`, `h Enum.map`, `Object browse`, ...
+            from .shell_habits import habit    # `b().`, `h Enum.map`, `Object browse`, ...
 
-            hint = habit_hint(stripped, self.client.bound_names)
-            if hint is not None:
+            found = habit(stripped, self.client.bound_names)
+            if found is not None:
                 # a parse error ("a message takes no parentheses") names no
                 # way forward here: the hint replaces it; a runtime error
-                # keeps its text (and `_error`) with the hint under it
-                text = out.text + "\n" + hint if out.kind == "runtime" else hint
+                # keeps its text (and `_error`) with the hint under it, and so
+                # does an unbound command word (`h go` is also a send to `h`,
+                # a variable whose assignment may have failed)
+                hint, command_word = found
+                keep = out.kind == "runtime" or (command_word and out.kind == "compile")
+                text = out.text + "\n" + hint if keep else hint
                 return Outcome(False, text, kind="hint" if out.kind != "runtime" else out.kind,
                                warnings=out.warnings, notice=out.notice)
         return out

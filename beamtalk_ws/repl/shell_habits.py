@@ -103,6 +103,14 @@ def habit_hint(code: str, bound: Collection[str] = ()) -> Optional[str]:
     """The `Hint: ...` for a whole input that is another prompt's habit, or None.
 
     `bound`: the session's variables; a command word among them is a variable."""
+    found = habit(code, bound)
+    return None if found is None else found[0]
+
+
+def habit(code: str, bound: Collection[str] = ()) -> Optional[tuple[str, bool]]:
+    """`(hint, command_word)`: as `habit_hint`, and whether the habit is a
+    command word (`h go`, `i x`), which is also a send to a variable of that
+    name: an error about that variable is then worth keeping above the hint."""
     text = code.strip().rstrip(".").rstrip()
     first = _FIRST_NAME.match(text)
     for pattern, hint, command_word in _COMPILED:
@@ -121,7 +129,7 @@ def habit_hint(code: str, bound: Collection[str] = ()) -> Optional[str]:
             "lname": name[:1].lower() + name[1:],
             **{f"g{i}": g for i, g in enumerate(m.groups(), 1) if g is not None},
         }
-        return f"Hint: `{text}` is another shell's habit; here {hint.format(**fields)}."
+        return f"Hint: `{text}` is another shell's habit; here {hint.format(**fields)}.", command_word
     return None
 
 
