@@ -197,9 +197,8 @@ call({beamtalk_object, Class, _, Pid} = Self, Sel, Args, Timeout) when Pid =:= s
         _ -> self_call_error(Class, Sel, Args, Timeout)
     end;
 call({beamtalk_object, Class, _, Pid}, Sel, Args, Timeout) ->
-    %% Whom this process waits for, for beamtalk_where: an interrupted
-    %% input or a timed-out call can then say what it was waiting on.
-    put('$bt_calling', {Class, Sel, Pid}),
+    %% (beamtalk_where finds whom a caller waits for from its stack and its
+    %% monitors: nothing is written here, on the path of every actor send)
     try gen_server:call(Pid, {Sel, Args}, Timeout) of
         {ok, Result} -> Result;
         {error, C, R, S} -> erlang:raise(C, R, S)
@@ -221,8 +220,6 @@ call({beamtalk_object, Class, _, Pid}, Sel, Args, Timeout) ->
                 true -> node_gone(Class, Sel, node(Pid));
                 false -> dead(Class, Sel)
             end
-    after
-        erase('$bt_calling')
     end.
 
 %% An actor of another node (`spawnOn:`) whose node went away.
