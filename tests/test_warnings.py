@@ -519,3 +519,12 @@ def test_sums_whose_value_is_used_are_not_warned():
                 "  e => n := 0. 1 to: 3 do: [:k | n := n + k]. ^n\n"):
         c = compile_input(src)
         assert not [w for w in c.warnings if "is not used" in w], (src, c.warnings)
+
+
+def test_warnings_come_in_the_order_of_the_source():
+    """Each lint appended its own warnings, so a class's came as lines 17,
+    10, 6, 13: they are sorted by position now."""
+    src = ("Object subclass: WarnOrder\n  state: n = 0\n  a => x := 3. self.n = 2. self.n\n"
+           "  b => l := #(1). l add: 2. l\n  c: v => y := v. ^1. 2\n")
+    places = [w.split(": warning:")[0] for w in compile_input(src).warnings]
+    assert places == ["<input>:3:8", "<input>:3:16", "<input>:4:19", "<input>:5:11", "<input>:5:23"], places

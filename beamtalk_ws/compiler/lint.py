@@ -97,7 +97,13 @@ def warnings(items, source: str | None = None, table=None) -> list[Diagnostic]:
             elif (isinstance(node, ast.Assignment) and isinstance(node.target, ast.Variable)
                   and isinstance(node.value, ast.Block)):
                 _self_referring_block(node.target.name, node.value, out)
-    return out
+    return in_source_order(out)
+
+
+def in_source_order(diags: list) -> list:
+    """Warnings in the order of the source (each lint adds its own at the
+    end, so a file's warnings came as lines 17, 10, 6, 13)."""
+    return sorted(diags, key=lambda d: (d.span.start, d.span.end))
 
 
 def _self_referring_block(name: str, block, out) -> None:
@@ -412,4 +418,4 @@ def _assigned_outer(block, session) -> set:
 
 
 def render(diags, source: str, filename: str) -> list[str]:
-    return [d.render(source, filename) for d in diags]
+    return [d.render(source, filename) for d in in_source_order(diags)]
