@@ -246,3 +246,29 @@ async def test_sort_with_a_block_calls_it_directly_and_reports_as_before(repl):
     assert "the block must answer true or false; for " in out.text and "it answered nil" in out.text
     out = await repl.evaluate("#(3, 1, 2) sort: [:a | true]")
     assert not out.ok and "Wrong number of arguments: block expects 1 but was called with 2" in out.text
+
+
+async def test_set_intersection_and_difference_do_not_scan_the_argument_per_element(repl):
+    """`a intersection: b` and `a difference: b` of two 50 000-element Sets
+    took seconds: every element of the receiver scanned the argument's list
+    (`lists:member/2`). They look elements up in an index of the argument
+    now, with the same exact (`=:=`) membership, so 1 and 1.0 stay apart."""
+    assert (await repl.evaluate(
+        "a := Set withAll: (1 to: 200) asList. b := Set withAll: (100 to: 300) asList. "
+        "mfa := Tuple withAll: #(#lists, #member, 2). 1")).ok
+    for body in ("a intersection: b", "a difference: b"):
+        counted = SENDS_DURING.replace("1 to: 100 do: [:i | {body}]", "{body}")
+        text = (await repl.evaluate(counted.format(body=body))).text
+        assert text == "{#call_count, 0}", (body, text)
+    assert (await repl.evaluate("(a intersection: b) size")).text == "101"
+    assert (await repl.evaluate("(a difference: b) size")).text == "99"
+    exact = "x := Set withAll: #(1, 2.0, #a, \"s\", 3). y := Set withAll: #(1.0, 2.0, \"s\", #b, 3). 1"
+    assert (await repl.evaluate(exact)).ok
+    assert (await repl.evaluate("x intersection: y")).text == 'Set(2.0, 3, "s")'
+    assert (await repl.evaluate("x difference: y")).text == "Set(1, #a)"
+    assert (await repl.evaluate("(x intersection: Set new) isEmpty")).text == "true"
+    assert (await repl.evaluate("(x difference: Set new) = x")).text == "true"
+    out = await repl.evaluate("x intersection: #(1)")
+    assert not out.ok and "'intersection:' does not accept #(1) (a List)" in out.text
+    out = await repl.evaluate("x difference: 3")
+    assert not out.ok and "'difference:' does not accept 3 (an Integer)" in out.text
