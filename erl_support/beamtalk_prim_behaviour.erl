@@ -110,10 +110,21 @@ field_specs(N) ->
                        end,
             case is_map(Map) of
                 true when ViaSuper -> beamtalk_object:new(N, Map);
-                true -> maps:merge(beamtalk_send:send(Self, new, []), maps:remove('$beamtalk_class', Map));
+                true -> maps:merge(new_instance(N, Self), maps:remove('$beamtalk_class', Map));
                 false -> beamtalk_object:new(N, Map)
             end;
         {meta, N} -> metaclass_new(N)
+    end.
+
+%% What `Self new` answers: a class whose `new` is Behaviour's own (the
+%% stdlib method over this module's primitive; no override anywhere on its
+%% chain) is instantiated here, without a second send and a second
+%% instantiability check (`new:` already made it).
+new_instance(N, Self) ->
+    Own = fun 'bt@stdlib@behaviour':new/1,
+    case beamtalk_class:class_side_methods(N) of
+        #{new := {v, Own}} -> beamtalk_object:instantiate(N);
+        _ -> beamtalk_send:send(Self, new, [])
     end.
 
 metaclass_new(N) ->

@@ -272,3 +272,48 @@ async def test_set_intersection_and_difference_do_not_scan_the_argument_per_elem
     assert not out.ok and "'intersection:' does not accept #(1) (a List)" in out.text
     out = await repl.evaluate("x difference: 3")
     assert not out.ok and "'difference:' does not accept 3 (an Integer)" in out.text
+
+
+async def test_replace_all_on_ascii_text_takes_the_byte_path_and_answers_as_before(repl):
+    """`replaceAll:with:` over a 1 MB ASCII text was 17x Erlang's
+    binary:replace: it went through the grapheme-aware string:replace. Text
+    without non-ASCII bytes or CR is replaced on bytes (as `split:` already
+    is); other text keeps the grapheme-aware path."""
+    assert (await repl.evaluate(
+        "t := \"the fox and the fox\" repeat: 3. mfa := Tuple withAll: #(#string, #replace, 4). 1")).ok
+    counted = SENDS_DURING.replace("1 to: 100 do: [:i | {body}]", "{body}")
+    assert (await repl.evaluate(counted.format(body="t replaceAll: \"fox\" with: \"cat\""))).text == "{#call_count, 0}"
+    cases = {
+        '"the fox and the fox" replaceAll: "fox" with: "cat"': '"the cat and the cat"',
+        '"aaaa" replaceAll: "aa" with: "b"': '"bb"',
+        '"aaa" replaceAll: "aa" with: "aab"': '"aaba"',
+        '"abc" replaceAll: "x" with: "y"': '"abc"',
+        '"" replaceAll: "x" with: "y"': '""',
+        '"a-b-c" replaceAll: "-" with: ""': '"abc"',
+        '"a-b" replaceAll: "-" with: "é"': '"aéb"',
+        '"café ok" replaceAll: "é" with: "e"': '"cafe ok"',
+        '"a\\r\\nb\\rc" replaceAll: "\\r" with: "R"': '"aR\\nbRc"',
+    }
+    for expr, want in cases.items():
+        assert (await repl.evaluate(expr)).text == want, expr
+    out = await repl.evaluate('"abc" replaceAll: "" with: "x"')
+    assert not out.ok and "Type error in 'replaceAll:with:' on String" in out.text
+
+
+async def test_new_colon_without_a_new_override_builds_the_instance_directly(repl):
+    """`C new: #{…}` (a recursive tree's nodes) sent `new` to the class to
+    honour an override; a class whose `new` is Behaviour's own builds the
+    instance without that second send. An override is still honoured."""
+    assert (await repl.evaluate("Object subclass: Leaf2\n  state: v = 0\n  state: w = 5")).ok
+    assert (await repl.evaluate("mfa := Tuple withAll: #(#beamtalk_prim_behaviour, #new, 1). 1")).ok
+    counted = SENDS_DURING.replace("1 to: 100 do: [:i | {body}]", "{body}")
+    assert (await repl.evaluate(counted.format(body="Leaf2 new: #{#v => 1}"))).text == "{#call_count, 0}"
+    assert (await repl.evaluate("(Leaf2 new: #{#v => 1}) fieldNames")).text == "#(#v, #w)"
+    assert (await repl.evaluate("((Leaf2 new: #{#v => 1}) fieldAt: #v) + ((Leaf2 new: #{#v => 1}) fieldAt: #w)")).text == "6"
+    assert (await repl.evaluate("Object subclass: Leaf3\n  state: v = 0\n  getV => self.v\n  class new => super new: #{#v => 7}")).ok
+    assert (await repl.evaluate("(Leaf3 new: #{#w => 1}) getV")).text == "7"
+    out = await repl.evaluate("Leaf2 new: 3")
+    assert not out.ok and "new: expects a Dictionary argument" in out.text
+    out = await repl.evaluate("Actor subclass: Act2\n  state: n = 0")
+    out = await repl.evaluate("Act2 new: #{#n => 1}")
+    assert not out.ok and "Cannot call 'new:' on Act2" in out.text
