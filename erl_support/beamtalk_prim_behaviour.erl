@@ -120,12 +120,17 @@ field_specs(N) ->
 %% stdlib method over this module's primitive; no override anywhere on its
 %% chain) is instantiated here, without a second send and a second
 %% instantiability check (`new:` already made it).
-new_instance(N, Self) ->
+%% The class-side table is read under the tag the class object carries, as
+%% the send does (beamtalk_class:class_side_methods/1 would build the tag
+%% atom from the name first, which costs more than the send it saves).
+new_instance(N, {beamtalk_object, Tag, beamtalk_class, _} = Self) ->
     Own = fun 'bt@stdlib@behaviour':new/1,
-    case beamtalk_class:class_side_methods(N) of
+    case persistent_term:get(Tag, undefined) of
         #{new := {v, Own}} -> beamtalk_object:instantiate(N);
         _ -> beamtalk_send:send(Self, new, [])
-    end.
+    end;
+new_instance(_N, Self) ->
+    beamtalk_send:send(Self, new, []).
 
 metaclass_new(N) ->
     beamtalk_exception:raise(user_error, 'Metaclass', new,
