@@ -27,6 +27,12 @@ graphemes(S) -> [unicode:characters_to_binary([G]) || G <- string:to_graphemes(S
 %% A binary that is not UTF-8 has no graphemes to count: say so, instead
 %% of string:length/1's raw {badarg, Bin}.
 graphemes_counted(S, Sel) ->
+    case plain(S) of
+        true -> byte_size(S);          % one grapheme per byte (see plain/1)
+        false -> graphemes_counted_slowly(S, Sel)
+    end.
+
+graphemes_counted_slowly(S, Sel) ->
     try string:length(S)
     catch error:{badarg, _} ->
             beamtalk_exception:raise(
