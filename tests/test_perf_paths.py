@@ -335,3 +335,21 @@ async def test_size_of_ascii_text_counts_bytes_and_answers_as_before(repl):
         assert (await repl.evaluate(expr)).text == want, expr
     out = await repl.evaluate("(Erlang erlang list_to_binary: #(255, 254)) size")
     assert not out.ok and "bytes are not UTF-8 text" in out.text
+
+
+async def test_stream_take_and_as_list_do_not_copy_the_answer_per_element(repl):
+    """`take: 20000` built its List with `add:` per element (a copy of the
+    List so far each time: quadratic); it gathers in reverse and reverses
+    once, with the same elements in the same order."""
+    assert (await repl.evaluate("mfa := Tuple withAll: #(#beamtalk_prim_list, #'add:', 2). 1")).ok
+    counted = SENDS_DURING.replace("1 to: 100 do: [:i | {body}]", "{body}")
+    for body in ("(Stream from: 1) take: 50", "(Stream on: (1 to: 50)) asList"):
+        assert (await repl.evaluate(counted.format(body=body))).text == "{#call_count, 0}", body
+    cases = {"((Stream from: 1) select: [:x | x isEven]) take: 3": "#(2, 4, 6)",
+             "(Stream from: 1) take: 0": "#()", "(Stream on: #(3, 1, 2)) take: 5": "#(3, 1, 2)",
+             "(Stream on: #(3, 1, 2)) asList": "#(3, 1, 2)", "(Stream on: #()) asList": "#()",
+             "((Stream on: (1 to: 10)) collect: [:x | x * x]) take: 4": "#(1, 4, 9, 16)"}
+    for expr, want in cases.items():
+        assert (await repl.evaluate(expr)).text == want, expr
+    out = await repl.evaluate("(Stream from: 1) take: #a")
+    assert not out.ok and "Stream take: expects an Integer, not #a" in out.text
