@@ -110,11 +110,27 @@ field_specs(N) ->
                        end,
             case is_map(Map) of
                 true when ViaSuper -> beamtalk_object:new(N, Map);
-                true -> maps:merge(beamtalk_send:send(Self, new, []), maps:remove('$beamtalk_class', Map));
+                true -> maps:merge(new_instance(N, Self), maps:remove('$beamtalk_class', Map));
                 false -> beamtalk_object:new(N, Map)
             end;
         {meta, N} -> metaclass_new(N)
     end.
+
+%% What `Self new` answers: a class whose `new` is Behaviour's own (the
+%% stdlib method over this module's primitive; no override anywhere on its
+%% chain) is instantiated here, without a second send and a second
+%% instantiability check (`new:` already made it).
+%% The class-side table is read under the tag the class object carries, as
+%% the send does (beamtalk_class:class_side_methods/1 would build the tag
+%% atom from the name first, which costs more than the send it saves).
+new_instance(N, {beamtalk_object, Tag, beamtalk_class, _} = Self) ->
+    Own = fun 'bt@stdlib@behaviour':new/1,
+    case persistent_term:get(Tag, undefined) of
+        #{new := {v, Own}} -> beamtalk_object:instantiate(N);
+        _ -> beamtalk_send:send(Self, new, [])
+    end;
+new_instance(_N, Self) ->
+    beamtalk_send:send(Self, new, []).
 
 metaclass_new(N) ->
     beamtalk_exception:raise(user_error, 'Metaclass', new,

@@ -34,5 +34,15 @@ insert(X, []) -> [X].
 'asList'(#{elements := E}) -> E.
 'do:'(#{elements := E}, B) -> beamtalk_prim_list:'do:'(E, B).
 'union:'(#{elements := A}, #{elements := B}) -> set(A ++ B).
-'intersection:'(#{elements := A}, #{elements := B}) -> set([X || X <- A, lists:member(X, B)]).
-'difference:'(#{elements := A}, #{elements := B}) -> set([X || X <- A, not lists:member(X, B)]).
+'intersection:'(#{elements := A}, #{elements := B}) ->
+    Index = index(B),
+    set([X || X <- A, is_map_key(X, Index)]).
+'difference:'(#{elements := A}, #{elements := B}) ->
+    Index = index(B),
+    set([X || X <- A, not is_map_key(X, Index)]).
+
+%% The argument's elements as map keys: a lookup per element of the receiver
+%% instead of a scan of the argument (two 50 000-element Sets took seconds).
+%% Map keys match exactly, as lists:member/2 does, so 1 and 1.0 stay apart.
+index(B) -> maps:from_keys(B, []).
+

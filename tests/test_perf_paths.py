@@ -246,3 +246,110 @@ async def test_sort_with_a_block_calls_it_directly_and_reports_as_before(repl):
     assert "the block must answer true or false; for " in out.text and "it answered nil" in out.text
     out = await repl.evaluate("#(3, 1, 2) sort: [:a | true]")
     assert not out.ok and "Wrong number of arguments: block expects 1 but was called with 2" in out.text
+
+
+async def test_set_intersection_and_difference_do_not_scan_the_argument_per_element(repl):
+    """`a intersection: b` and `a difference: b` of two 50 000-element Sets
+    took seconds: every element of the receiver scanned the argument's list
+    (`lists:member/2`). They look elements up in an index of the argument
+    now, with the same exact (`=:=`) membership, so 1 and 1.0 stay apart."""
+    assert (await repl.evaluate(
+        "a := Set withAll: (1 to: 200) asList. b := Set withAll: (100 to: 300) asList. "
+        "mfa := Tuple withAll: #(#lists, #member, 2). 1")).ok
+    for body in ("a intersection: b", "a difference: b"):
+        counted = SENDS_DURING.replace("1 to: 100 do: [:i | {body}]", "{body}")
+        text = (await repl.evaluate(counted.format(body=body))).text
+        assert text == "{#call_count, 0}", (body, text)
+    assert (await repl.evaluate("(a intersection: b) size")).text == "101"
+    assert (await repl.evaluate("(a difference: b) size")).text == "99"
+    exact = "x := Set withAll: #(1, 2.0, #a, \"s\", 3). y := Set withAll: #(1.0, 2.0, \"s\", #b, 3). 1"
+    assert (await repl.evaluate(exact)).ok
+    assert (await repl.evaluate("x intersection: y")).text == 'Set(2.0, 3, "s")'
+    assert (await repl.evaluate("x difference: y")).text == "Set(1, #a)"
+    assert (await repl.evaluate("(x intersection: Set new) isEmpty")).text == "true"
+    assert (await repl.evaluate("(x difference: Set new) = x")).text == "true"
+    out = await repl.evaluate("x intersection: #(1)")
+    assert not out.ok and "'intersection:' does not accept #(1) (a List)" in out.text
+    out = await repl.evaluate("x difference: 3")
+    assert not out.ok and "'difference:' does not accept 3 (an Integer)" in out.text
+
+
+async def test_replace_all_on_ascii_text_takes_the_byte_path_and_answers_as_before(repl):
+    """`replaceAll:with:` over a 1 MB ASCII text was 17x Erlang's
+    binary:replace: it went through the grapheme-aware string:replace. Text
+    without non-ASCII bytes or CR is replaced on bytes (as `split:` already
+    is); other text keeps the grapheme-aware path."""
+    assert (await repl.evaluate(
+        "t := \"the fox and the fox\" repeat: 3. mfa := Tuple withAll: #(#string, #replace, 4). 1")).ok
+    counted = SENDS_DURING.replace("1 to: 100 do: [:i | {body}]", "{body}")
+    assert (await repl.evaluate(counted.format(body="t replaceAll: \"fox\" with: \"cat\""))).text == "{#call_count, 0}"
+    cases = {
+        '"the fox and the fox" replaceAll: "fox" with: "cat"': '"the cat and the cat"',
+        '"aaaa" replaceAll: "aa" with: "b"': '"bb"',
+        '"aaa" replaceAll: "aa" with: "aab"': '"aaba"',
+        '"abc" replaceAll: "x" with: "y"': '"abc"',
+        '"" replaceAll: "x" with: "y"': '""',
+        '"a-b-c" replaceAll: "-" with: ""': '"abc"',
+        '"a-b" replaceAll: "-" with: "é"': '"aéb"',
+        '"café ok" replaceAll: "é" with: "e"': '"cafe ok"',
+        '"a\\r\\nb\\rc" replaceAll: "\\r" with: "R"': '"aR\\nbRc"',
+    }
+    for expr, want in cases.items():
+        assert (await repl.evaluate(expr)).text == want, expr
+    out = await repl.evaluate('"abc" replaceAll: "" with: "x"')
+    assert not out.ok and "Type error in 'replaceAll:with:' on String" in out.text
+
+
+async def test_new_colon_without_a_new_override_builds_the_instance_directly(repl):
+    """`C new: #{…}` (a recursive tree's nodes) sent `new` to the class to
+    honour an override; a class whose `new` is Behaviour's own builds the
+    instance without that second send. An override is still honoured."""
+    assert (await repl.evaluate("Object subclass: Leaf2\n  state: v = 0\n  state: w = 5")).ok
+    assert (await repl.evaluate("mfa := Tuple withAll: #(#beamtalk_prim_behaviour, #new, 1). 1")).ok
+    counted = SENDS_DURING.replace("1 to: 100 do: [:i | {body}]", "{body}")
+    assert (await repl.evaluate(counted.format(body="Leaf2 new: #{#v => 1}"))).text == "{#call_count, 0}"
+    assert (await repl.evaluate("(Leaf2 new: #{#v => 1}) fieldNames")).text == "#(#v, #w)"
+    assert (await repl.evaluate("((Leaf2 new: #{#v => 1}) fieldAt: #v) + ((Leaf2 new: #{#v => 1}) fieldAt: #w)")).text == "6"
+    assert (await repl.evaluate("Object subclass: Leaf3\n  state: v = 0\n  getV => self.v\n  class new => super new: #{#v => 7}")).ok
+    assert (await repl.evaluate("(Leaf3 new: #{#w => 1}) getV")).text == "7"
+    out = await repl.evaluate("Leaf2 new: 3")
+    assert not out.ok and "new: expects a Dictionary argument" in out.text
+    out = await repl.evaluate("Actor subclass: Act2\n  state: n = 0")
+    out = await repl.evaluate("Act2 new: #{#n => 1}")
+    assert not out.ok and "Cannot call 'new:' on Act2" in out.text
+
+
+async def test_size_of_ascii_text_counts_bytes_and_answers_as_before(repl):
+    """`text size` on a 1 MB text took 14 ms (string:length walks grapheme
+    clusters); text of ASCII without CR has one grapheme per byte."""
+    assert (await repl.evaluate(
+        "t := \"the fox\\n\" repeat: 100. mfa := Tuple withAll: #(#string, #length, 1). 1")).ok
+    counted = SENDS_DURING.replace("1 to: 100 do: [:i | {body}]", "{body}")
+    assert (await repl.evaluate(counted.format(body="t size. t length"))).text == "{#call_count, 0}"
+    bytes = "(Erlang erlang list_to_binary: #({}))"
+    cases = {'"" size': "0", '"abc" size': "3", bytes.format("97, 13, 10, 98") + " size": "3",
+             bytes.format("97, 13, 98") + " size": "3", '"héllo" size': "5",
+             bytes.format("97, 9, 98, 10") + " length": "4", '("xy" repeat: 1000) size': "2000",
+             bytes.format("101, 204, 129") + " size": "1"}
+    for expr, want in cases.items():
+        assert (await repl.evaluate(expr)).text == want, expr
+    out = await repl.evaluate("(Erlang erlang list_to_binary: #(255, 254)) size")
+    assert not out.ok and "bytes are not UTF-8 text" in out.text
+
+
+async def test_stream_take_and_as_list_do_not_copy_the_answer_per_element(repl):
+    """`take: 20000` built its List with `add:` per element (a copy of the
+    List so far each time: quadratic); it gathers in reverse and reverses
+    once, with the same elements in the same order."""
+    assert (await repl.evaluate("mfa := Tuple withAll: #(#beamtalk_prim_list, #'add:', 2). 1")).ok
+    counted = SENDS_DURING.replace("1 to: 100 do: [:i | {body}]", "{body}")
+    for body in ("(Stream from: 1) take: 50", "(Stream on: (1 to: 50)) asList"):
+        assert (await repl.evaluate(counted.format(body=body))).text == "{#call_count, 0}", body
+    cases = {"((Stream from: 1) select: [:x | x isEven]) take: 3": "#(2, 4, 6)",
+             "(Stream from: 1) take: 0": "#()", "(Stream on: #(3, 1, 2)) take: 5": "#(3, 1, 2)",
+             "(Stream on: #(3, 1, 2)) asList": "#(3, 1, 2)", "(Stream on: #()) asList": "#()",
+             "((Stream on: (1 to: 10)) collect: [:x | x * x]) take: 4": "#(1, 4, 9, 16)"}
+    for expr, want in cases.items():
+        assert (await repl.evaluate(expr)).text == want, expr
+    out = await repl.evaluate("(Stream from: 1) take: #a")
+    assert not out.ok and "Stream take: expects an Integer, not #a" in out.text
