@@ -59,6 +59,9 @@ def test_character_literals_compared_with_numbers_are_not_warned():
     assert compile_input("(Character value: 97) = $a").warnings == []
     assert compile_input("x := 97. x asInteger = $a").warnings == []
     assert compile_input("x := 3. x + 1 = 4").warnings == []
+    # code points computed from a character literal (stdlib/test's own doc test)
+    assert compile_input("$é uppercase = $É").warnings == []
+    assert compile_input("$a + 1 = $b").warnings == []
 
 
 async def test_the_warnings_reach_a_loaded_file_and_the_answer_stays_the_specs(repl, tmp_path):

@@ -208,6 +208,14 @@ def _code_point(node) -> bool:
     return isinstance(node, ast.UnarySend) and node.selector in _CODE_POINTS
 
 
+def _from_a_code_point(node) -> bool:
+    """`$é uppercase`, `$a + 1`: sends whose first receiver is a character
+    or number literal answer a code point too."""
+    while isinstance(node, (ast.UnarySend, ast.BinarySend, ast.KeywordSend)):
+        node = node.receiver
+    return isinstance(node, (ast.CharLit, ast.IntegerLit))
+
+
 def _character_comparison(node, out: list) -> None:
     left, right = node.receiver, node.argument
     if isinstance(right, ast.CharLit):
@@ -216,7 +224,8 @@ def _character_comparison(node, out: list) -> None:
         char, other = left, right
     else:
         return
-    if isinstance(other, (ast.CharLit, ast.IntegerLit, ast.FloatLit)) or _code_point(other):
+    if isinstance(other, (ast.CharLit, ast.IntegerLit, ast.FloatLit)) or _code_point(other) \
+            or _from_a_code_point(other):
         return
     v = char.value
     lit = "$" + {10: "\\n", 9: "\\t", 13: "\\r"}.get(v, chr(v))
