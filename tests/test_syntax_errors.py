@@ -262,6 +262,9 @@ def test_collect_files(tree):
     files, missing = collect_files([str(tree), str(tree / "nope")])
     assert [os.path.relpath(f, tree) for f in files] == ["good.bt", os.path.join("sub", "bad.bt")]
     assert missing == [str(tree / "nope")]
+    # a file reached by two of the paths is checked once
+    files, _ = collect_files([str(tree), str(tree / "sub"), str(tree / "good.bt")])
+    assert [os.path.relpath(f, tree) for f in files] == ["good.bt", os.path.join("sub", "bad.bt")]
 
 
 def test_check_invalid_utf8(tmp_path, capsys):

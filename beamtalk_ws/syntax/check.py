@@ -33,7 +33,9 @@ ExtraPass = Callable[[Module, str, str], Iterable[Diagnostic]]
 
 def collect_files(paths: Sequence[str]) -> tuple:
     """Expand directories to the ``.bt`` files below them (sorted, hidden
-    entries skipped).  Returns ``(files, missing)``."""
+    entries skipped), each file once however many of the paths reach it
+    (`beamtalk check stdlib stdlib/test` reported the tests twice).
+    Returns ``(files, missing)``."""
     files = []
     missing = []
     for p in paths:
@@ -49,7 +51,14 @@ def collect_files(paths: Sequence[str]) -> tuple:
             files.append(p)
         else:
             missing.append(p)
-    return files, missing
+    seen = set()
+    unique = []
+    for f in files:
+        key = os.path.realpath(f)
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
+    return unique, missing
 
 
 def check_source(
