@@ -12,8 +12,6 @@ Nothing reaches the node unless every pass succeeded.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from beamtalk_ws.syntax import ast, parse
 
 from . import deep, lint
@@ -24,12 +22,30 @@ from .semantic import ScopeCheck, with_slot_hints
 STAGES = ("ast", "forms")
 
 
-@dataclass
 class CompiledInput:
-    forms: list
-    unique: bool          # True when the input makes funs: it needs a module of its own
-    module: ast.Module
-    warnings: list = field(default_factory=list)   # rendered warning texts (compiler.lint)
+    """The forms of one input, and its warnings (rendered texts, compiler.lint).
+
+    The warnings are worked out on first use: the REPL sends the forms
+    first and lints while the node compiles them, so the lints (about a
+    third of the Python compile of a class) are off the round trip.
+    `unique` is True when the input makes funs: it needs a module of its own."""
+
+    __slots__ = ("forms", "unique", "module", "_warnings", "_lint")
+
+    def __init__(self, forms: list, unique: bool, module: ast.Module, warnings: list | None = None,
+                 lint=None):
+        self.forms = forms
+        self.unique = unique
+        self.module = module
+        self._warnings = warnings if warnings is not None or lint is not None else []
+        self._lint = lint
+
+    @property
+    def warnings(self) -> list:
+        if self._warnings is None:
+            self._warnings = self._lint()
+            self._lint = None
+        return self._warnings
 
 
 def compile_input(source: str, bound=frozenset(), filename: str = "<input>", table=None) -> CompiledInput:
@@ -72,9 +88,15 @@ def _compile_module(module, source, bound, filename, table) -> CompiledInput:
     except CompileError as e:
         e.diagnostics = with_slot_hints(e.diagnostics, statements, table, source)
         raise
+    return CompiledInput(forms, unique, module,
+                         lint=lambda: deep.run(_warnings, statements, source, filename,
+                                               statements, source, bound, filename, table))
+
+
+def _warnings(statements, source, bound, filename, table) -> list:
     found = (lint.warnings(statements, source, table) + lint.session_warnings(statements, bound)
              + lint.division_comment_warnings(statements, source, bound))
-    return CompiledInput(forms, unique, module, lint.render(found, source, filename))
+    return lint.render(found, source, filename)
 
 
 __all__ = ["CompileError", "CompiledInput", "compile_input", "compile_module", "classes_needed", "STAGES"]

@@ -181,8 +181,9 @@ class Repl:
         compiled = await self.compile(code)
         if isinstance(compiled, Outcome):
             return compiled
+        # the warnings are worked out while the node compiles and runs the input
         reply = await self.client.eval(compiled.forms, unique=compiled.unique, on_output=on_output,
-                                       internal=internal)
+                                       internal=internal, while_running=lambda: _lint_now(compiled))
         if reply.kind == "undefined_variable":
             # Compiled against a name another client of the session has since
             # unbound (`:clear`); the input ran up to that name, and its
@@ -326,3 +327,13 @@ class Repl:
             await self.client.clear()
             return Outcome(True, "Bindings cleared.")
         return Outcome(False, f"Unknown command :{word}. Type :help for the list of commands.", kind="command")
+
+
+def _lint_now(compiled) -> None:
+    """Work the warnings out now (the request is on its way); a lint that
+    fails is left to fail where the warnings are read, after the reply, so
+    the reply of a running evaluation is never abandoned."""
+    try:
+        compiled.warnings
+    except Exception:  # noqa: BLE001 - re-raised when the Outcome reads them
+        pass

@@ -190,18 +190,19 @@ class WorkspaceClient:
 
     async def eval(self, forms, *, unique: bool = False, timeout_ms: int | None = None,
                    on_output: OutputCallback | None = None, detached: bool = False,
-                   internal: bool = False) -> EvalReply:
+                   internal: bool = False, while_running=None) -> EvalReply:
         """Evaluate compiled forms in this session; output goes to `on_output` first.
         The node stops the evaluation if this client goes away before the reply,
         unless `detached` (then it runs to its end and its assignments apply).
         An `internal` evaluation (a REPL command's own) leaves `_`, the last
-        value, as the user's last input set it."""
+        value, as the user's last input set it.  `while_running` is called
+        once the request is sent: work done there overlaps the node's."""
         req = {Atom("forms"): forms, Atom("module"): Atom("unique" if unique else "scratch")}
         if internal:
             req[Atom("last")] = False
         if detached:
             req[Atom("detached")] = True
-        return await self.request(req, timeout_ms, on_output)
+        return await self.request(req, timeout_ms, on_output, while_running)
 
     async def load_modules(self, modules, *, timeout_ms: int | None = None,
                            on_output: OutputCallback | None = None) -> EvalReply:
@@ -279,7 +280,7 @@ class WorkspaceClient:
             mref = self._server_mon = self.mailbox.monitor(SERVER)
         return mref
 
-    async def request(self, req: dict, timeout_ms, on_output) -> EvalReply:
+    async def request(self, req: dict, timeout_ms, on_output, while_running=None) -> EvalReply:
         if timeout_ms is not None:
             req[Atom("timeout")] = int(timeout_ms)
         mbox = self.mailbox
@@ -289,6 +290,8 @@ class WorkspaceClient:
             raise WorkspaceNotRunning(self.lost_text()) from None
         tag = self.node.make_ref()
         mbox.send(SERVER, (Atom("$gen_call"), (mbox.pid, tag), (Atom("eval"), self.session.encode(), req)))
+        if while_running is not None:
+            while_running()
 
         def mine(m) -> bool:
             if isinstance(m, UndecodableMessage):
