@@ -80,6 +80,9 @@ def test_code_points_from_a_strings_charlist_compared_with_character_literals_ar
     # the letters of a String still are (also beside a charlist elsewhere)
     w = compile_input('cs := "ab" asCharlist. s := "hey". (s at: 1) = $h').warnings
     assert len(w) == 1 and "$h is the Integer 104" in w[0]
+    # a name also assigned a letter stays suspect (an Advent of Code grid's `c := $a`)
+    w = compile_input('row := "aSb". c := row at: 2. c = $S ifTrue: [c := $a]. c').warnings
+    assert len(w) == 1 and "$S is the Integer 83" in w[0]
     w = compile_input('"hello" do: [:c | c = $l ifTrue: [Transcript show: c]]').warnings
     assert len(w) == 1 and "$l is the Integer 108" in w[0]
 

@@ -309,6 +309,8 @@ def test_a_bare_map_key_that_names_no_variable_is_not_warned():
     assert compile_input('name := "A". age := 2. #{name => name, age => age}').warnings == []
     src = "Object subclass: Cart\n  line: item qty: qty =>\n    ^#{item => item, qty => qty}\n"
     assert compile_input(src).warnings == []
+    src = 'Object subclass: Note\n  at: a =>\n    ^#{"a" => a, 1 => a}\n'
+    assert compile_input(src).warnings == []
     c = compile_input("qty := 2. n := 3. #{qty => n}")
     assert len(c.warnings) == 1 and "`qty =>`" in c.warnings[0]
 

@@ -105,8 +105,8 @@ def _map_keys(root, names, out) -> None:
             # `qty => qty` is the shorthand for a record (the Symbol named
             # after the variable holding its value): keying the variable's
             # value to itself is not what anyone writes
-            same = isinstance(pair.value, ast.Variable) and pair.value.name == key.name
-            if bare and key.name in names and not same:
+            if bare and key.name in names and not (
+                    isinstance(pair.value, ast.Variable) and pair.value.name == key.name):
                 k = key.name
                 out.append(Diagnostic(
                     f"`{k} =>` is the Symbol #{k} as the key, not the variable {k}: a bare name before "

@@ -243,6 +243,7 @@ def _code_point_names(items) -> frozenset:
     that also holds code points is not plainly one."""
     points: set = set()
     lists: set = set()
+    others: set = set()  # also assigned something else (`c := s at: i`): maybe a letter
 
     def is_list(node) -> bool:
         if isinstance(node, (ast.ListLit, ast.ArrayLit)):
@@ -270,11 +271,13 @@ def _code_point_names(items) -> frozenset:
                     points.add(node.target.name)
                 elif is_list(node.value):
                     lists.add(node.target.name)
+                else:
+                    others.add(node.target.name)
             elif isinstance(node, ast.KeywordSend) and (is_list(node.receiver) or is_point(node.receiver)):
                 for arg in node.arguments:
                     if isinstance(arg, ast.Block):
                         points.update(getattr(p, "name", p) for p in arg.parameters)
-    return frozenset(points | lists)
+    return frozenset((points | lists) - others)
 
 
 def _from_a_code_point(node) -> bool:
