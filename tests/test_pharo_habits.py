@@ -64,6 +64,29 @@ def test_character_literals_compared_with_numbers_are_not_warned():
     assert compile_input("$a + 1 = $b").warnings == []
 
 
+def test_code_points_from_a_strings_charlist_compared_with_character_literals_are_not_warned():
+    """`asCharlist` answers the String's code points (Integers), which a
+    character literal matches: an outsider's vowel count was warned as if
+    its letters were one-letter Strings."""
+    for code in ('"hello" asCharlist select: [:c | c = $l]',
+                 'v := 0. "banana" asCharlist do: [:c | (c = $a) ifTrue: [v := v + 1]]. v',
+                 'cs := "hello" asCharlist. (cs at: 1) = $h',
+                 'c := "hello" asCharlist first. c = $h',
+                 'cs := "abc" asCharlist. cs reverse select: [:c | c = $b]',
+                 'n := 0. $a to: $e do: [:c | c = $c ifTrue: [n := c]]. n',
+                 '#($a, $e, $i) detect: [:c | c = $e]',
+                 "Object subclass: Lex\n  vowels: s => s asCharlist select: [:c | c = $a or: [c = $e]]\n"):
+        assert compile_input(code).warnings == [], code
+    # the letters of a String still are (also beside a charlist elsewhere)
+    w = compile_input('cs := "ab" asCharlist. s := "hey". (s at: 1) = $h').warnings
+    assert len(w) == 1 and "$h is the Integer 104" in w[0]
+    # a name also assigned a letter stays suspect (an Advent of Code grid's `c := $a`)
+    w = compile_input('row := "aSb". c := row at: 2. c = $S ifTrue: [c := $a]. c').warnings
+    assert len(w) == 1 and "$S is the Integer 83" in w[0]
+    w = compile_input('"hello" do: [:c | c = $l ifTrue: [Transcript show: c]]').warnings
+    assert len(w) == 1 and "$l is the Integer 108" in w[0]
+
+
 async def test_the_warnings_reach_a_loaded_file_and_the_answer_stays_the_specs(repl, tmp_path):
     path = tmp_path / "acct.bt"
     path.write_text(ACCOUNT.replace("Acct", "LoadedAcct") + "\n")

@@ -304,6 +304,15 @@ def test_a_bare_map_key_that_names_no_variable_is_not_warned():
     c = compile_input("goal := 3. d := #{goal => 1}. d")
     assert len(c.warnings) == 1 and "`goal =>`" in c.warnings[0]
     assert compile_input("goal := 3. d := #{(goal) => 1}. d").warnings == []
+    # `qty => qty`: the record shorthand (Symbol key named after the variable
+    # that holds its value) is what the literal means, as an outsider's cart wrote
+    assert compile_input('name := "A". age := 2. #{name => name, age => age}').warnings == []
+    src = "Object subclass: Cart\n  line: item qty: qty =>\n    ^#{item => item, qty => qty}\n"
+    assert compile_input(src).warnings == []
+    src = 'Object subclass: Note\n  at: a =>\n    ^#{"a" => a, 1 => a}\n'
+    assert compile_input(src).warnings == []
+    c = compile_input("qty := 2. n := 3. #{qty => n}")
+    assert len(c.warnings) == 1 and "`qty =>`" in c.warnings[0]
 
 
 async def test_a_parenthesised_variable_key_is_the_variables_value(repl):

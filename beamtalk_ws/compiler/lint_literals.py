@@ -102,7 +102,11 @@ def _map_keys(root, names, out) -> None:
             key = pair.key
             sp = key.span
             bare = isinstance(key, ast.SymbolLit) and sp.end - sp.start == len(key.name)
-            if bare and key.name in names:
+            # `qty => qty` is the shorthand for a record (the Symbol named
+            # after the variable holding its value): keying the variable's
+            # value to itself is not what anyone writes
+            if bare and key.name in names and not (
+                    isinstance(pair.value, ast.Variable) and pair.value.name == key.name):
                 k = key.name
                 out.append(Diagnostic(
                     f"`{k} =>` is the Symbol #{k} as the key, not the variable {k}: a bare name before "

@@ -30,6 +30,7 @@ _EQUALITIES = frozenset({"=", "==", "=:=", "/=", "=/=", "~="})
 
 def warnings(items, out: list, table=None) -> None:
     values = _value_classes(items, table)
+    top = [i for i in items if not isinstance(i, (ast.ClassDef, ast.StandaloneMethod))]
     for item in items:
         if isinstance(item, ast.ClassDef):
             _initialize_not_sent(item, out, table)
@@ -42,12 +43,17 @@ def warnings(items, out: list, table=None) -> None:
                         _cascade_to_new_value(node, values, maker, out)
         elif isinstance(item, ast.StandaloneMethod):
             _dropped_setters(item.method.body, values, out)
+        code_points = None
         for node in item.walk():
             if isinstance(node, ast.BinarySend) and node.operator in _EQUALITIES:
-                _character_comparison(node, out)
+                if code_points is None and _has_char(node):
+                    # a top-level statement sees the names the others assign
+                    code_points = _code_point_names(
+                        [item] if isinstance(item, (ast.ClassDef, ast.StandaloneMethod)) else top)
+                _character_comparison(node, out, code_points or frozenset())
             elif isinstance(node, ast.Cascade) and not isinstance(item, ast.ClassDef):
                 _cascade_to_new_value(node, values, None, out)
-    _dropped_setters([i for i in items if not isinstance(i, (ast.ClassDef, ast.StandaloneMethod))], values, out)
+    _dropped_setters(top, values, out)
 
 
 def _value_classes(items, table) -> dict:
@@ -208,6 +214,72 @@ def _code_point(node) -> bool:
     return isinstance(node, ast.UnarySend) and node.selector in _CODE_POINTS
 
 
+def _has_char(node) -> bool:
+    return isinstance(node.receiver, ast.CharLit) or isinstance(node.argument, ast.CharLit)
+
+
+def _root(node):
+    while isinstance(node, (ast.UnarySend, ast.BinarySend, ast.KeywordSend)):
+        node = node.receiver
+    return node
+
+
+def _chain_has_charlist(node) -> bool:
+    """`s asCharlist`, `(s asCharlist) reverse`, `s trim asCharlist`: the
+    String's code points, Integers that a character literal matches."""
+    while isinstance(node, (ast.UnarySend, ast.BinarySend, ast.KeywordSend)):
+        if isinstance(node, ast.UnarySend) and node.selector == "asCharlist":
+            return True
+        node = node.receiver
+    return False
+
+
+def _code_point_names(items) -> frozenset:
+    """Names that hold code points (or collections of them) somewhere in the
+    items (a class, or all top-level statements of an input): assigned one (`c := s asCharlist first`, `c := $a + 1`), or a block
+    parameter over a List of them (`s asCharlist do: [:c | ...]`,
+    `$a to: $z do: [:c | ...]`, `#($a, $e) includes:`...).  A name-level
+    guess is enough: the warning is for a letter of a String, and a name
+    that also holds code points is not plainly one."""
+    points: set = set()
+    lists: set = set()
+    others: set = set()  # also assigned something else (`c := s at: i`): maybe a letter
+
+    def is_list(node) -> bool:
+        if isinstance(node, (ast.ListLit, ast.ArrayLit)):
+            return bool(node.elements) and all(
+                isinstance(e, (ast.CharLit, ast.IntegerLit)) for e in node.elements)
+        if isinstance(node, ast.Variable):
+            return node.name in lists
+        root = _root(node)  # `cs reverse`, `$a to: $z`
+        return _chain_has_charlist(node) or isinstance(root, ast.CharLit) \
+            or isinstance(root, ast.Variable) and root.name in lists
+
+    def is_point(node) -> bool:
+        if isinstance(node, ast.Variable):
+            return node.name in points
+        if _code_point(node) or _from_a_code_point(node):
+            return True
+        # one element of a List of code points: `(s asCharlist) at: 1`, `cs first`
+        return isinstance(node, (ast.UnarySend, ast.KeywordSend)) and is_list(node.receiver)
+
+    nodes = [n for item in items for n in item.walk()]
+    for _ in range(2):  # a name assigned from another one, in either order
+        for node in nodes:
+            if isinstance(node, ast.Assignment) and isinstance(node.target, ast.Variable):
+                if is_point(node.value):
+                    points.add(node.target.name)
+                elif is_list(node.value):
+                    lists.add(node.target.name)
+                else:
+                    others.add(node.target.name)
+            elif isinstance(node, ast.KeywordSend) and (is_list(node.receiver) or is_point(node.receiver)):
+                for arg in node.arguments:
+                    if isinstance(arg, ast.Block):
+                        points.update(getattr(p, "name", p) for p in arg.parameters)
+    return frozenset((points | lists) - others)
+
+
 def _from_a_code_point(node) -> bool:
     """`$é uppercase`, `$a + 1`: sends whose first receiver is a character
     or number literal answer a code point too."""
@@ -216,7 +288,7 @@ def _from_a_code_point(node) -> bool:
     return isinstance(node, (ast.CharLit, ast.IntegerLit))
 
 
-def _character_comparison(node, out: list) -> None:
+def _character_comparison(node, out: list, code_points=frozenset()) -> None:
     left, right = node.receiver, node.argument
     if isinstance(right, ast.CharLit):
         char, other = right, left
@@ -226,6 +298,10 @@ def _character_comparison(node, out: list) -> None:
         return
     if isinstance(other, (ast.CharLit, ast.IntegerLit, ast.FloatLit)) or _code_point(other) \
             or _from_a_code_point(other):
+        return
+    root = _root(other)
+    if isinstance(root, ast.Variable) and root.name in code_points \
+            or _chain_has_charlist(other):
         return
     v = char.value
     lit = "$" + {10: "\\n", 9: "\\t", 13: "\\r"}.get(v, chr(v))
