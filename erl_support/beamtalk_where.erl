@@ -109,11 +109,15 @@ calling(Pid, Stack, Mons) ->
         true ->
             Waited = [{C, P} || {process, P} <- Mons, is_pid(P), node(P) =:= node(),
                                 C <- [actor_class(P)], C =/= none],
-            case Waited of
-                [] -> none;
-                _ ->
-                    {C, P} = lists:last(Waited),      % the newest monitor: the call's
-                    {C, selector(P, Pid), P}
+            Answering = [{C, S, P} || {C, P} <- Waited, {true, S} <- [selector(P, Pid)]],
+            case {Answering, Waited} of
+                {[Found | _], _} -> Found;
+                {[], []} -> none;
+                {[], _} ->
+                    %% no actor holds or runs its request (a remote one, a
+                    %% reply on its way): the newest monitor, the call's
+                    {C, P} = lists:last(Waited),
+                    {C, undefined, P}
             end
     end.
 
@@ -128,7 +132,10 @@ actor_class(P) ->
     end.
 
 %% The message Caller waits on: its request still in the actor's mailbox,
-%% or (when the actor is answering Caller now) the one being run.
+%% or (when the actor is answering Caller now) the one being run, as
+%% `{true, Selector}`; `{false, undefined}` when Actor holds no request of
+%% Caller's (a process may monitor an actor for its own reasons: only the
+%% actor that has its request is the one it waits for).
 selector(Actor, Caller) ->
     case erlang:process_info(Actor, [dictionary, message_queue_len]) of
         [{dictionary, D}, {message_queue_len, N}] ->
@@ -138,11 +145,11 @@ selector(Actor, Caller) ->
                          _ -> []
                      end,
             case {Queued, lists:keyfind('$bt_caller', 1, D)} of
-                {[S | _], _} -> S;
-                {[], {_, Caller}} -> running_selector(Actor);
-                _ -> undefined
+                {[S | _], _} -> {true, S};
+                {[], {_, Caller}} -> {true, running_selector(Actor)};
+                _ -> {false, undefined}
             end;
-        _ -> undefined
+        _ -> {false, undefined}
     end.
 
 %% The method an actor is running, from its stack (a loaded class's frame;

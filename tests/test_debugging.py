@@ -148,3 +148,22 @@ async def test_pharo_debugging_selectors_name_the_beamtalk_way(repl):
     assert "Hint: an exception answers errorClass" in text, text
     text = await err(repl, "[42 foo] on: Error do: [:e | e signalerContext]")
     assert "Hint: an exception carries its frames: e stackTrace" in text, text
+
+
+async def test_an_actor_monitored_for_its_own_reasons_is_not_the_one_waited_for(repl, tmp_path):
+    # The input monitors `m` itself (an Erlang habit: to hear of its end),
+    # then calls `s`, which is busy: the hint names `s`, whichever monitor
+    # the process table lists last.
+    await load(repl, tmp_path, "dbg_ping5.bt", PING.replace("DbgPing", "DbgPing5"))
+    await ok(repl, "m := DbgPing5 spawn")
+    await ok(repl, "s := DbgPing5 spawn")
+    for first, second in (("m", "s"), ("s", "m")):
+        code = (f"Erlang erlang monitor: #process with: {first} pid. "
+                f"Erlang erlang monitor: #process with: {second} pid. s slow")
+        task = asyncio.ensure_future(repl.evaluate(code))
+        await asyncio.sleep(1.0)
+        assert await repl.client.interrupt()
+        out = await asyncio.wait_for(task, 10)
+        s_pid = await ok(repl, "s pid")
+        assert "'slow'" in out.text, out.text
+        assert s_pid.strip("#<>").split()[-1] in out.text or "busy in DbgPing5>>slow" in out.text, (out.text, s_pid)

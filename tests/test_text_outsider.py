@@ -113,3 +113,16 @@ def test_run_writes_utf8_in_an_ascii_locale(workspace, tmp_path):
     assert proc.returncode == 0, err_text
     assert "internal error" not in err_text
     assert "Ünïcödé 2" in proc.stdout.decode("utf-8")
+
+
+def test_piped_input_that_is_not_utf8_is_a_located_error_and_the_session_goes_on(workspace):
+    # a Latin-1 file piped in (`beamtalk repl < old.st`): the byte 0xE9 used to
+    # answer a bare `badarg` from the node
+    code = b'x := 41.\n"caf\xe9" size\nx + 1\n'
+    proc = subprocess.run(beamtalk_cmd() + ["repl", "--workspace", workspace.id, "--session",
+                                            "n" + uuid.uuid4().hex[:6]],
+                          input=code, capture_output=True, timeout=60)
+    out = proc.stdout.decode("utf-8", "replace") + proc.stderr.decode("utf-8", "replace")
+    assert "badarg" not in out, out
+    assert "<input>:1:5: the input is not UTF-8 text: byte 0xe9" in out, out
+    assert "42" in out.splitlines(), out

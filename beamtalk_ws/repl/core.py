@@ -155,8 +155,11 @@ class Repl:
         reports its syntax or compile errors."""
         from beamtalk_ws.compiler import CompileError, classes_needed, compile_module
         from beamtalk_ws.syntax import SyntaxErrors, parse
+        from beamtalk_ws.syntax.source_bytes import check_input_text
 
         try:
+            if module is None:
+                check_input_text(code, self.filename)
             module = module or parse(code, self.filename)
             needed = classes_needed(module)
             table = await self.client.class_table(needed) if needed else None

@@ -38,3 +38,24 @@ def not_utf8(data: bytes, e: UnicodeDecodeError, filename: str) -> SyntaxErrors:
                       "a UTF-8 character", span,
                       hint="Beamtalk source is UTF-8: save the file with UTF-8 encoding")
     return SyntaxErrors([diag], shown, filename)
+
+
+def check_input_text(text: str, filename: str) -> None:
+    """Raise a located SyntaxErrors when typed or piped text holds bytes that
+    were not UTF-8: Python reads such a byte from stdin as a lone surrogate
+    (surrogateescape), which the node cannot take (a bare `badarg`)."""
+    if text.isascii():
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        before = text[:e.start]
+        line = before.count("\n") + 1
+        col = len(before) - (before.rfind("\n") + 1) + 1
+        ch = ord(text[e.start])
+        what = (f"byte 0x{ch - 0xDC00:02x} cannot start or continue a UTF-8 character"
+                if 0xDC80 <= ch <= 0xDCFF else f"U+{ch:04X} is a lone surrogate, not a character")
+        shown = text.encode("utf-8", "surrogateescape" if 0xDC80 <= ch <= 0xDCFF else "replace")
+        diag = Diagnostic(f"the input is not UTF-8 text: {what}", Span(e.start, e.start + 1, line, col),
+                          hint="Beamtalk text is UTF-8: set the terminal or the file piped in to UTF-8")
+        raise SyntaxErrors([diag], shown.decode("utf-8", "replace"), filename) from None
