@@ -173,17 +173,22 @@ def _dropped_comparisons(statements, out, source: str | None = None) -> None:
             continue
         if source is not None and "// =>" in source[st.span.end:nxt.span.start]:
             continue
-        left = st.receiver
-        if isinstance(left, ast.Variable) and left.name != "self":
-            target = left.name
-        elif (isinstance(left, ast.FieldAccess) and isinstance(left.receiver, ast.Variable)
-              and left.receiver.name == "self"):
-            target = f"self.{left.name}"
-        else:
+        target = _assignable(st.receiver)
+        if target is None:
             continue
         out.append(Diagnostic(
             f"The result of this `{st.selector}` comparison is not used", st.span, severity="warning",
             hint=f"assignment is `:=`: `{target} := {unparse(st.argument).strip()}`"))
+
+
+def _assignable(node) -> str | None:
+    """`x` or `self.x`, as the hint's assignment writes it: what a dropped
+    `x = 2.` or `x + 1.` meant to change; None for anything else."""
+    if isinstance(node, ast.Variable) and node.name != "self":
+        return node.name
+    if isinstance(node, ast.FieldAccess) and isinstance(node.receiver, ast.Variable) and node.receiver.name == "self":
+        return f"self.{node.name}"
+    return None
 
 
 #: sends whose block argument's last value nobody uses (an inlined loop body)
@@ -197,13 +202,8 @@ def _dropped_update(st, out) -> None:
     and dropped; in a loop body the loop never ends."""
     if not (isinstance(st, ast.BinarySend) and st.selector in _UPDATES):
         return
-    left = st.receiver
-    if isinstance(left, ast.Variable) and left.name != "self":
-        target = left.name
-    elif (isinstance(left, ast.FieldAccess) and isinstance(left.receiver, ast.Variable)
-          and left.receiver.name == "self"):
-        target = f"self.{left.name}"
-    else:
+    target = _assignable(st.receiver)
+    if target is None:
         return
     out.append(Diagnostic(
         f"The result of this `{st.selector}` is not used", st.span, severity="warning",
