@@ -27,7 +27,11 @@ nil_if_undefined(V) -> V.
 'details'(Ex) -> maps:get(details, rec(Ex), #{}).
 'printString'(Ex) -> beamtalk_print:base_print_string(Ex).
 'displayString'(Ex) -> beamtalk_print:base_print_string(Ex).
-'stackTrace'(Ex) -> [beamtalk_prim_stack_frame:frame(F) || F <- maps:get(stacktrace, Ex, [])].
+%% The frames of the workspace's own machinery that runs an input (below
+%% the input's frame: nothing of the user's is there) are left out.
+'stackTrace'(Ex) ->
+    [beamtalk_prim_stack_frame:frame(F) || {M, _, _, _} = F <- maps:get(stacktrace, Ex, []),
+                                           M =/= beamtalk_eval_jobs, M =/= beamtalk_evaluator].
 'isResumable'(Ex) ->
     case maps:find('$bt_ctx', Ex) of
         {ok, #{mode := signal}} -> true;

@@ -47,7 +47,11 @@ method_frame({M, F0, A0, Loc}) ->
             nil ->
                 case typed_class_method(M, F0, Line) of
                     {C, Sel} -> {C, Sel, 1 + beamtalk_send:selector_arity(Sel), <<"<input>">>};
-                    none -> {nil, F0, A0, File0}
+                    none ->
+                        case input_module(M) of
+                            true -> {nil, F0, A0, <<"<input>">>};
+                            false -> {nil, F0, A0, File0}
+                        end
                 end;
             C ->
                 {F2, A2} = method_of(C, F0, A0, Line),
@@ -150,7 +154,34 @@ class_of_module(M) ->
 
 %% `Counter>>increment/1 (counter.bt:4)`, `Counter class>>new/1 (…)`; the
 %% module stands in for the class when no class is defined by it.
-'printString'(#{method := F, arguments := A, receiverClass := C, moduleName := M} = Fr) ->
+'printString'(#{receiverClass := nil, moduleName := M, method := F} = Fr) when is_atom(M), is_atom(F) ->
+    case input_module(M) of
+        true ->
+            %% a statement typed at the REPL (or run from a file): its
+            %% module's name is the workspace's, its blocks Erlang funs
+            InBlock = case atom_to_binary(F, utf8) of
+                          <<"-", _/binary>> -> <<"[] in ">>;
+                          _ -> <<>>
+                      end,
+            Line = case maps:get(line, Fr, nil) of
+                       L when is_integer(L) -> [" (line ", integer_to_binary(L), ")"];
+                       _ -> []
+                   end,
+            iolist_to_binary([InBlock, "<input>", Line]);
+        false -> method_text(Fr)
+    end;
+'printString'(Fr) -> method_text(Fr).
+
+%% The module of an input: `bt@repl@<session>` (an input that makes no
+%% funs) or `bt@in@N` (one lent by beamtalk_code_pool).
+input_module(M) ->
+    case atom_to_binary(M, utf8) of
+        <<"bt@repl@", _/binary>> -> true;
+        <<"bt@in@", _/binary>> -> true;
+        _ -> false
+    end.
+
+method_text(#{method := F, arguments := A, receiverClass := C, moduleName := M} = Fr) ->
     Owner = case C of nil -> M; _ -> C end,
     Where = case 'sourceLocation'(Fr) of
                 nil -> <<>>;

@@ -198,3 +198,15 @@ async def test_a_frame_of_a_block_names_the_method_that_holds_it(repl, tmp_path)
     shown = await ok(repl, "e stackTrace printString")
     assert "[] in ActorBlockFrames>>report/2 (actor_block_frames.bt:3)" in shown, shown
     assert "-fun-" not in shown and "anonymous" not in shown, shown
+
+
+async def test_frames_of_input_typed_at_the_repl_name_no_workspace_internals(repl):
+    """`_error stackTrace` of an error in a block typed at the REPL listed
+    the input's generated module and fun names and the runtime's own frames
+    (`bt@in@1>>-eval/1-fun-0-/1 (bt@in@1.erl:1)`,
+    `beamtalk_eval_jobs>>run/2 (beamtalk_eval_jobs.erl:185)`)."""
+    await ok(repl, "blk := [:x | x / 0]")
+    await err(repl, "blk value: 3")
+    shown = await ok(repl, "_error stackTrace printString")
+    assert shown == '"#([] in <input> (line 1), <input> (line 1))"', shown
+    assert await ok(repl, "_error stackTrace first sourceLocation") == '"<input>:1"'
