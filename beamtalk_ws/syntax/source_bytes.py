@@ -31,12 +31,16 @@ def decode_source(data: bytes, filename: str) -> str:
 def not_utf8(data: bytes, e: UnicodeDecodeError, filename: str) -> SyntaxErrors:
     before = data[:e.start].decode("utf-8")        # valid up to the bad byte
     shown = data.decode("utf-8", errors="replace")  # the line, with U+FFFD for the bad bytes
+    return _located(before, shown, filename,
+                    f"the file is not UTF-8 text: byte 0x{data[e.start]:02x} cannot start or continue "
+                    "a UTF-8 character", "Beamtalk source is UTF-8: save the file with UTF-8 encoding")
+
+
+def _located(before: str, shown: str, filename: str, message: str, hint: str) -> SyntaxErrors:
+    """The error at the character after `before` (the text up to the bad byte)."""
     line = before.count("\n") + 1
     col = len(before) - (before.rfind("\n") + 1) + 1
-    span = Span(len(before), len(before) + 1, line, col)
-    diag = Diagnostic(f"the file is not UTF-8 text: byte 0x{data[e.start]:02x} cannot start or continue "
-                      "a UTF-8 character", span,
-                      hint="Beamtalk source is UTF-8: save the file with UTF-8 encoding")
+    diag = Diagnostic(message, Span(len(before), len(before) + 1, line, col), hint=hint)
     return SyntaxErrors([diag], shown, filename)
 
 
@@ -49,13 +53,10 @@ def check_input_text(text: str, filename: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as e:
-        before = text[:e.start]
-        line = before.count("\n") + 1
-        col = len(before) - (before.rfind("\n") + 1) + 1
         ch = ord(text[e.start])
         what = (f"byte 0x{ch - 0xDC00:02x} cannot start or continue a UTF-8 character"
                 if 0xDC80 <= ch <= 0xDCFF else f"U+{ch:04X} is a lone surrogate, not a character")
         shown = text.encode("utf-8", "surrogateescape" if 0xDC80 <= ch <= 0xDCFF else "replace")
-        diag = Diagnostic(f"the input is not UTF-8 text: {what}", Span(e.start, e.start + 1, line, col),
-                          hint="Beamtalk text is UTF-8: set the terminal or the file piped in to UTF-8")
-        raise SyntaxErrors([diag], shown.decode("utf-8", "replace"), filename) from None
+        raise _located(text[:e.start], shown.decode("utf-8", "replace"), filename,
+                       f"the input is not UTF-8 text: {what}",
+                       "Beamtalk text is UTF-8: set the terminal or the file piped in to UTF-8") from None
